@@ -14,6 +14,11 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def _root() -> None:
+    """De-identification of clinical notes with spaCy."""
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

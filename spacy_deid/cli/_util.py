@@ -1,0 +1,32 @@
+"""Helpers shared by the command modules."""
+from pathlib import Path
+from typing import Optional
+
+import typer
+from spacy.language import Language
+from wasabi import msg
+
+from ..corpus.problems import CorpusFormatError
+
+
+def fail_on_corpus_error(error: Exception) -> "typer.Exit":
+    """Print a corpus error (file, tag, problem; never note text) and exit 1."""
+    msg.fail(str(error))
+    return typer.Exit(code=1)
+
+
+def load_tokenizer_pipeline(base: Optional[str]) -> Language:
+    """The pipeline whose tokenizer converts text: a name/path, a .cfg, or the default."""
+    import spacy
+
+    from ..corpus.docs import default_tokenizer_nlp
+
+    if base is None:
+        return default_tokenizer_nlp()
+    if base.endswith(".cfg"):
+        config = spacy.util.load_config(Path(base))
+        return spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    return spacy.load(base, exclude=[], disable=[])
+
+
+CORPUS_ERRORS = (CorpusFormatError, FileNotFoundError)

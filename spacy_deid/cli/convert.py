@@ -1,0 +1,60 @@
+"""`spacy-deid convert`: a corpus folder or file to a `.spacy` DocBin."""
+from pathlib import Path
+from typing import Optional
+
+import typer
+from wasabi import msg
+
+from ..corpus.docbin import convert_corpus
+from ..corpus.docs import EXPAND, MISALIGNED_POLICIES
+from ..corpus.formats import AUTO, FORMATS
+from . import app
+from ._util import CORPUS_ERRORS, fail_on_corpus_error, load_tokenizer_pipeline
+
+
+@app.command("convert")
+def convert_cli(
+    input_path: Path = typer.Argument(..., help="Corpus file or folder", exists=True),
+    output_path: Path = typer.Argument(..., help="Output .spacy file"),
+    format: str = typer.Option(AUTO, "--format", "-f", help=f"One of {', '.join(FORMATS)}"),
+    base: Optional[str] = typer.Option(
+        None,
+        "--base",
+        "-b",
+        help="Pipeline (name or path) or .cfg whose tokenizer to use; "
+        "default: the package's tokenizer, as in its training configs",
+    ),
+    misaligned: str = typer.Option(
+        EXPAND,
+        "--misaligned",
+        "-m",
+        help=f"Mentions that start or end inside a token: {', '.join(MISALIGNED_POLICIES)}",
+    ),
+    lenient: bool = typer.Option(
+        False, "--lenient", help="Skip and count bad tags instead of stopping at the first"
+    ),
+) -> None:
+    """Convert an annotated corpus (i2b2 2014/2006 XML, PhysioNet) to a DocBin."""
+    if format not in FORMATS:
+        msg.fail(f"--format must be one of {', '.join(FORMATS)}", exits=1)
+    if misaligned not in MISALIGNED_POLICIES:
+        msg.fail(f"--misaligned must be one of {', '.join(MISALIGNED_POLICIES)}", exits=1)
+    nlp = load_tokenizer_pipeline(base)
+    try:
+        n_notes, n_mentions, problems, alignment = convert_corpus(
+            input_path,
+            output_path,
+            nlp.make_doc,
+            format=format,
+            lenient=lenient,
+            misaligned=misaligned,
+        )
+    except CORPUS_ERRORS as error:
+        raise fail_on_corpus_error(error)
+    except ValueError as error:
+        msg.fail(str(error), exits=1)
+    msg.good(f"Wrote {n_notes} notes with {n_mentions} PHI mentions to {output_path}")
+    if problems.total:
+        msg.warn(problems.summary())
+    if alignment.misaligned:
+        msg.warn(alignment.summary())

@@ -1,0 +1,131 @@
+"""Byte-exact handling of note text inside XML.
+
+An XML parser normalises CRLF to LF (inside CDATA too) and rejects control
+characters, which would shift every offset of an i2b2 file whose note was
+extracted with Windows line endings. So the note text is taken from the raw
+file by these helpers, and the XML parser only ever sees the markup around it.
+"""
+import re
+from pathlib import Path
+from typing import Callable
+
+from . import problems as P
+from .problems import CorpusFormatError
+
+# One CDATA section; its content is taken verbatim.
+CDATA_SECTION = r"<!\[CDATA\[.*?\]\]>"
+# Element content that is not markup: characters other than "<".
+CHARACTER_DATA = r"[^<]"
+# The body of an element whose content is text (with CDATA sections).
+TEXT_BODY = rf"(?:{CDATA_SECTION}|{CHARACTER_DATA})*"
+_CDATA_RE = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.S)
+# Predefined XML entities and character references.
+_ENTITY_RE = re.compile(r"&(#x[0-9A-Fa-f]+|#[0-9]+|[A-Za-z]+);")
+_NAMED_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+# The encoding named in an XML declaration.
+_DECLARED_ENCODING = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']")
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def decode_xml_bytes(path: Path, data: bytes) -> str:
+    """Decode an XML file's bytes by its declaration (UTF-8 by default)."""
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM) :]
+    match = _DECLARED_ENCODING.match(data)
+    encoding = match.group(1).decode("ascii") if match else "utf-8"
+    try:
+        return data.decode(encoding)
+    except LookupError:
+        raise CorpusFormatError(
+            path, f"unknown encoding {encoding!r} in the XML declaration", kind=P.UNDECODABLE
+        ) from None
+    except UnicodeDecodeError as err:
+        raise CorpusFormatError(
+            path,
+            f"bytes {err.start}-{err.end} are not valid {encoding}",
+            kind=P.UNDECODABLE,
+        ) from None
+
+
+def unescape_text_body(path: Path, body: str) -> str:
+    """The exact text of an element body: CDATA verbatim, the rest unescaped."""
+    pieces = []
+    position = 0
+    for match in _CDATA_RE.finditer(body):
+        pieces.append(_unescape(path, body[position : match.start()]))
+        pieces.append(match.group(1))
+        position = match.end()
+    pieces.append(_unescape(path, body[position:]))
+    return "".join(pieces)
+
+
+def _unescape(path: Path, data: str) -> str:
+    def replace(match: "re.Match[str]") -> str:
+        name = match.group(1)
+        if name.startswith("#x"):
+            return chr(int(name[2:], 16))
+        if name.startswith("#"):
+            return chr(int(name[1:]))
+        if name in _NAMED_ENTITIES:
+            return _NAMED_ENTITIES[name]
+        raise CorpusFormatError(
+            path, f"undefined XML entity &{name}; in the note text", kind=P.MALFORMED_XML
+        )
+
+    if "&" not in data:
+        return data
+    return _ENTITY_RE.sub(replace, data)
+
+
+def blank_out(body: str) -> str:
+    """A stand-in for a removed text body that keeps the parser's line numbers."""
+    return "\n" * body.count("\n")
+
+
+def to_cdata(text: str) -> str:
+    """Text as CDATA; a "]]>" inside the text is split across two sections."""
+    return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
+
+
+_ATTRIBUTE_ESCAPES = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    '"': "&quot;",
+    # Attribute-value normalisation would turn these into spaces.
+    "\n": "&#10;",
+    "\r": "&#13;",
+    "\t": "&#9;",
+}
+_ATTRIBUTE_SPECIALS = re.compile("[" + "".join(_ATTRIBUTE_ESCAPES) + "]")
+
+
+def quote_attribute(value: str) -> str:
+    """A double-quoted XML attribute value that reads back exactly."""
+    return '"' + _ATTRIBUTE_SPECIALS.sub(lambda m: _ATTRIBUTE_ESCAPES[m.group(0)], value) + '"'
+
+
+def replace_element_bodies(
+    xml: str, element: str, handle_body: Callable[["re.Match[str]"], str]
+) -> str:
+    """Call `handle_body` for each <element>body</element>; it returns the new body."""
+    pattern = re.compile(rf"(<{element}\b[^>]*>)({TEXT_BODY})(</{element}\s*>)", re.S)
+    return pattern.sub(lambda m: m.group(1) + handle_body(m) + m.group(3), xml)
+
+
+def protect_carriage_returns(xml: str) -> str:
+    """Make an XML parser keep the CR characters of element text.
+
+    CDATA sections become escaped character data and every CR in character
+    data becomes the reference &#13;, which parsers do not normalise. Markup
+    (tags, declarations) is left alone.
+    """
+    xml = _CDATA_RE.sub(lambda m: _escape_character_data(m.group(1)), xml)
+    parts = re.split(r"(<[^>]*>)", xml)
+    for index in range(0, len(parts), 2):  # even indexes are character data
+        parts[index] = parts[index].replace("\r", "&#13;")
+    return "".join(parts)
+
+
+def _escape_character_data(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
