@@ -122,7 +122,11 @@ def protect_carriage_returns(xml: str) -> str:
     """
     xml = _CDATA_RE.sub(lambda m: _escape_character_data(m.group(1)), xml)
     parts = re.split(r"(<[^>]*>)", xml)
-    for index in range(0, len(parts), 2):  # even indexes are character data
+    # Only inside the root element: the prolog and epilog allow no character data.
+    elements = [i for i in range(1, len(parts), 2) if not parts[i].startswith(("<?", "<!"))]
+    if not elements:
+        return xml
+    for index in range(elements[0] + 1, elements[-1], 2):  # even indexes are character data
         parts[index] = parts[index].replace("\r", "&#13;")
     return "".join(parts)
 
