@@ -1,0 +1,1 @@
+"""Model architectures of spacy-deid (registered as `spacy-deid.<Name>.v1`)."""

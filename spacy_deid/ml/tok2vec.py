@@ -1,0 +1,76 @@
+"""Token representations for the NER: transformer output plus surface and structure features.
+
+all-MiniLM-L6-v2 is uncased, so capitalisation, word shape, prefixes and
+suffixes must reach the NER another way: `spacy-deid.FeaturedTok2Vec.v1`
+concatenates the transformer listener's vectors with spaCy's MultiHashEmbed
+over such attributes and, optionally, with `spacy-deid.StructureEmbed.v1`,
+which embeds the section and attribute names the section detector puts on
+tokens (the hybrid-system paper's "section header" and "attribute name"
+features).
+"""
+from typing import List, Optional
+
+from spacy.strings import hash_string
+from spacy.tokens import Doc, Token
+from spacy.util import registry
+from thinc.api import HashEmbed, Maxout, Model, concatenate, chain, with_array
+from thinc.types import Floats2d, Ints2d
+
+import numpy
+
+
+@registry.architectures("spacy-deid.FeaturedTok2Vec.v1")
+def create_featured_tok2vec(
+    transformer: Model[List[Doc], List[Floats2d]],
+    features: Model[List[Doc], List[Floats2d]],
+    structure: Optional[Model[List[Doc], List[Floats2d]]] = None,
+    mix_width: int = 0,
+) -> Model[List[Doc], List[Floats2d]]:
+    """Concatenate the transformer's vectors with feature embeddings per token.
+
+    mix_width > 0 adds a Maxout layer of that width over the concatenation,
+    so features can interact before the NER sees them.
+    """
+    parts = [transformer, features] + ([structure] if structure is not None else [])
+    model: Model = concatenate(*parts)
+    if mix_width > 0:
+        model = chain(model, with_array(Maxout(nO=mix_width, nP=2, dropout=0.0, normalize=True)))
+    return model
+
+
+@registry.architectures("spacy-deid.StructureEmbed.v1")
+def create_structure_embed(
+    width: int,
+    rows: int = 500,
+    extensions: List[str] = ["section_name", "attribute_name"],
+) -> Model[List[Doc], List[Floats2d]]:
+    """Embed token extensions (by default the section and attribute names)."""
+    columns = [
+        HashEmbed(nO=width, nV=rows, column=index, seed=index + 17)
+        for index in range(len(extensions))
+    ]
+    return chain(
+        extension_ids(extensions),
+        with_array(concatenate(*columns)),
+    )
+
+
+def extension_ids(extensions: List[str]) -> Model[List[Doc], List[Ints2d]]:
+    """A (tokens x extensions) array of hashed extension values per doc (0 for none)."""
+
+    def forward(model: Model, docs: List[Doc], is_train: bool):
+        present = [name for name in extensions if Token.has_extension(name)]
+        arrays = []
+        for doc in docs:
+            ids = numpy.zeros((len(doc), len(extensions)), dtype="uint64")
+            for column, name in enumerate(extensions):
+                if name not in present:
+                    continue
+                for row, token in enumerate(doc):
+                    value = token._.get(name)
+                    if value:
+                        ids[row, column] = hash_string(str(value))
+            arrays.append(model.ops.asarray(ids, dtype="uint64"))
+        return arrays, lambda d_arrays: []
+
+    return Model("extension_ids", forward, attrs={"extensions": list(extensions)})
