@@ -26,4 +26,7 @@ def main() -> None:
 
 # Command modules register themselves on `app` (import for side effect).
 from . import convert  # noqa: E402,F401
+from . import evaluate  # noqa: E402,F401
+from . import compare  # noqa: E402,F401
+from . import ablate  # noqa: E402,F401
 from . import alignment  # noqa: E402,F401

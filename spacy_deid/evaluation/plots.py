@@ -19,8 +19,7 @@ def require_matplotlib():
         import matplotlib
     except ImportError:
         raise MissingPlotDependency(
-            f"plots need matplotlib, which is not installed: {INSTALL_HINT} "
-            "(or leave the plots out)"
+            f"plots need matplotlib, which is not installed: {INSTALL_HINT}"
         ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -30,13 +30,23 @@ LEAKS_TSV = "leaks.tsv"
 # Leak entries shown in the Markdown; the TSV and JSON have all of them.
 MARKDOWN_LEAKS = 50
 
-LABEL_SET_NOTES = {
-    ALL_SUBTYPES: f"all {len(labels.SUBTYPES)} subtypes of the i2b2 2014 scheme",
-    "i2b2-2014": "the HIPAA subset of the official i2b2 2014 evaluation script, "
-    "IDNUM included (the script's misspelt 'IDNUM ' never matched, so its IDNUM "
-    "figures are not comparable)",
-    "safe-harbor": "HIPAA Safe Harbor: the i2b2 2014 subset plus URL and IPADDR",
-}
+
+
+def label_set_note(name: str) -> str:
+    """What a label set is, for the report (the sets themselves come from labels.py)."""
+    if name == ALL_SUBTYPES:
+        return f"all {len(labels.SUBTYPES)} subtypes of the i2b2 2014 scheme"
+    subset = labels.HIPAA_SUBSETS[name]
+    if subset == labels.HIPAA_I2B2_2014:
+        return (
+            "the HIPAA subset of the official i2b2 2014 evaluation script, with "
+            f"{labels.IDNUM} (the script's misspelt '{labels.IDNUM} ' never matched, so its "
+            f"{labels.IDNUM} figures are not comparable)"
+        )
+    extra = sorted(subset - labels.HIPAA_I2B2_2014)
+    if subset > labels.HIPAA_I2B2_2014:
+        return f"HIPAA Safe Harbor: the i2b2 2014 subset plus {', '.join(extra)}"
+    return f"a HIPAA subset of {len(subset)} subtypes"
 
 
 def build_report(
@@ -61,7 +71,7 @@ def build_report(
         },
         "predicted_mentions": sum(len(p.predicted) for p in pairs),
         "label_sets": {
-            name: {"subtypes": sorted(evaluation.label_sets[name]), "note": LABEL_SET_NOTES[name]}
+            name: {"subtypes": sorted(evaluation.label_sets[name]), "note": label_set_note(name)}
             for name in evaluation.label_sets
         },
         "levels": dict(LEVEL_TITLES),
@@ -151,8 +161,8 @@ def render_markdown(report: Dict[str, Any], *, plots: Optional[Dict[str, str]] =
         if len(members) == 1:  # AGE, DATE, PROFESSION: the subtype row says it all
             entries = []
         for subtype in members:
-            hipaa = ("✓" if subtype in labels.HIPAA_SUBSETS["i2b2-2014"]
-                     else "(✓)" if subtype in labels.HIPAA_SUBSETS["safe-harbor"] else "")
+            hipaa = ("✓" if subtype in labels.HIPAA_I2B2_2014
+                     else "(✓)" if subtype in labels.HIPAA_SAFE_HARBOR else "")
             entries.append((subtype, table[STRICT]["per_subtype"][subtype],
                             table[RELAXED]["per_subtype"][subtype],
                             table[TOKEN]["per_subtype"][subtype],

@@ -21,13 +21,22 @@ from spacy.scorer import get_ner_prf
 from spacy.training import Example
 from spacy.util import registry
 
+from .. import labels
 from ..corpus import doc_to_note
 from .measures import ALL_SUBTYPES, LEVELS, STRICT
 from .pairing import NotePair, pair_notes
 from .scores import Evaluation
 
-# Score-key prefix of each label set.
-KEY_PREFIXES = {ALL_SUBTYPES: "deid", "i2b2-2014": "deid_hipaa", "safe-harbor": "deid_safe_harbor"}
+# Score-key prefix of each label set: deid (all subtypes), deid_hipaa (the
+# official i2b2 2014 HIPAA subset), deid_safe_harbor, ... for the other subsets.
+KEY_PREFIXES = {
+    ALL_SUBTYPES: "deid",
+    **{
+        name: "deid_hipaa" if subset == labels.HIPAA_I2B2_2014
+        else "deid_" + name.replace("-", "_")
+        for name, subset in labels.HIPAA_SUBSETS.items()
+    },
+}
 
 
 def examples_to_pairs(examples: Iterable[Example]) -> List[NotePair]:

@@ -1,0 +1,94 @@
+"""`spacy-deid evaluate`: score a pipeline or a folder of system outputs
+against gold i2b2 XML and write the report (Markdown, JSON, PNG plots)."""
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from wasabi import msg
+
+from ..corpus import Note
+from ..corpus.problems import CorpusFormatError
+from ..evaluation.measures import ALL_SUBTYPES, BINARY_TOKEN, LABEL_SETS, STRICT
+from ..evaluation.pairing import EvaluationInputError, pair_notes
+from ..evaluation.plots import MissingPlotDependency, require_matplotlib
+from ..evaluation.report import build_report, write_report
+from ..evaluation.systems import System, load_system, read_notes
+from . import app
+
+# Errors that stop a command with a message (none of them carries note text).
+INPUT_ERRORS = (CorpusFormatError, EvaluationInputError, FileNotFoundError, OSError, ValueError)
+SYSTEM_HELP = "spaCy pipeline (name or path) or folder of i2b2 2014 XML system outputs"
+
+
+def fail(error: Exception) -> "typer.Exit":
+    msg.fail(str(error))
+    return typer.Exit(code=1)
+
+
+def read_gold(gold: Path, lenient: bool) -> List[Note]:
+    notes = read_notes(gold, lenient=lenient)
+    if not notes:
+        raise EvaluationInputError(f"{gold}: no notes found")
+    return notes
+
+
+def check_label_set(label_set: str) -> None:
+    if label_set not in LABEL_SETS:
+        msg.fail(f"--labels must be one of {', '.join(LABEL_SETS)}", exits=1)
+
+
+def load_scored_system(system: str, gold: List[Note], lenient: bool) -> System:
+    return load_system(system, gold, lenient=lenient)
+
+
+@app.command("evaluate")
+def evaluate_cli(
+    system: str = typer.Argument(..., help=SYSTEM_HELP),
+    gold: Path = typer.Argument(..., help="Gold corpus: folder of i2b2 2014 XML", exists=True),
+    output: Path = typer.Option(..., "--output", "-o", help="Folder for the report"),
+    show_text: bool = typer.Option(
+        False, "--show-text", help="Put the leaked tokens' text in the leak list (PHI!)"
+    ),
+    plots: bool = typer.Option(True, "--plots/--no-plots", help="Draw PNG plots (matplotlib)"),
+    trained_on: Optional[str] = typer.Option(
+        None, "--trained-on", help="The data the system was trained on, for the report"
+    ),
+    name: Optional[str] = typer.Option(None, "--name", help="System name in the report"),
+    lenient: bool = typer.Option(False, "--lenient", help="Skip and count bad tags in the XML"),
+) -> None:
+    """Score a system against gold notes: entity strict/relaxed, token, binary,
+    all subtypes and HIPAA subsets, confusion matrix, leak list."""
+    if plots:
+        try:
+            require_matplotlib()
+        except MissingPlotDependency as err:
+            msg.fail(str(err) + " (or pass --no-plots)", exits=1)
+    try:
+        gold_notes = read_gold(gold, lenient)
+        scored = load_scored_system(system, gold_notes, lenient)
+        pairs = pair_notes(gold_notes, scored.notes)
+    except INPUT_ERRORS as err:
+        raise fail(err)
+    system_info = {
+        "name": name or scored.name,
+        "kind": scored.kind,
+        **scored.info,
+        "trained_on": trained_on or scored.info.get("trained_on"),
+    }
+    report = build_report(
+        pairs, system=system_info, gold={"path": str(gold)}, show_text=show_text
+    )
+    written = write_report(report, output, plots=plots)
+    scores = report["scores"][ALL_SUBTYPES]
+    strict, binary = scores[STRICT]["overall"], scores[BINARY_TOKEN]["overall"]
+
+    def pct(value: Optional[float]) -> str:
+        return "–" if value is None else f"{100 * value:.2f}"
+
+    msg.good(
+        f"{len(pairs)} notes: strict P {pct(strict['p'])} R {pct(strict['r'])} "
+        f"F1 {pct(strict['f'])}; binary token recall {pct(binary['r'])}; "
+        f"{len(report['leaks']['entries'])} leaked token(s)"
+    )
+    for path in written.values():
+        msg.text(f"wrote {path}")
