@@ -1,0 +1,1 @@
+"""spaCy pipeline components of spacy-deid (one module per component)."""

@@ -1,0 +1,291 @@
+"""Named regex fragments that the PHI patterns (spacy_deid/data/phi_patterns_*.jsonl) are built from.
+
+A pattern writes `{NAME}` where it needs a fragment; `expand()` substitutes the
+fragments (recursively) before the pattern is compiled, once, by the
+`deid_phi_rules` component. Fragment names are UPPER_SNAKE_CASE, so they never
+collide with regex quantifiers such as `\\d{3}` or `{1,2}`. The patterns are
+compiled with the `regex` package (variable-width lookbehind, scoped flags).
+
+Each fragment says in a comment why it looks the way it does. Dictionaries
+(state names) are package data, read here with `Path(__file__)`.
+"""
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, Iterable, List, Mapping, Tuple
+
+import regex
+import srsly
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+STATES_FILE = DATA_DIR / "phi_us_states.jsonl"
+
+_REFERENCE = regex.compile(r"\{([A-Z][A-Z0-9_]*)\}")
+
+
+def _alternation(words: Iterable[str]) -> str:
+    """A non-capturing alternation, longest first so that "West Virginia" beats "Virginia"."""
+    unique = sorted(set(words), key=lambda w: (-len(w), w))
+    return "(?:" + "|".join(regex.escape(w) for w in unique) + ")"
+
+
+def _title_and_upper(words: Iterable[str]) -> List[str]:
+    """Notes write month and day names Capitalised or in CAPS headers ("JUN 03")."""
+    return [form for word in words for form in (word, word.upper())]
+
+
+@lru_cache(maxsize=1)
+def us_states() -> Tuple[Tuple[str, str], ...]:
+    """(name, postal abbreviation) pairs from package data."""
+    return tuple((row["name"], row["abbr"]) for row in srsly.read_jsonl(STATES_FILE))
+
+
+# --- words -------------------------------------------------------------------
+MONTHS_FULL = (
+    "January", "February", "March", "April", "May", "June", "July",
+    "August", "September", "October", "November", "December",
+)
+MONTHS_ABBR = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
+WEEKDAYS_FULL = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+WEEKDAYS_ABBR = ("Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri", "Sat", "Sun")
+HOLIDAYS = (
+    "Christmas Eve", "Christmas Day", "Christmas", "Xmas", "Thanksgiving Day", "Thanksgiving",
+    "Easter Sunday", "Easter", "Good Friday", "Ash Wednesday", "Halloween",
+    "New Year's Eve", "New Year's Day", "New Year's", "New Years Eve", "New Years Day",
+    "Independence Day", "Fourth of July", "4th of July", "Memorial Day", "Labor Day",
+    "Columbus Day", "Indigenous Peoples' Day", "Veterans Day", "Veterans' Day",
+    "Valentine's Day", "Mother's Day", "Father's Day", "Martin Luther King Day",
+    "Martin Luther King Jr. Day", "MLK Day", "Presidents' Day", "Presidents Day",
+    "Juneteenth", "Hanukkah", "Chanukah", "Passover", "Rosh Hashanah", "Yom Kippur",
+    "Ramadan", "Eid al-Fitr", "Eid al-Adha", "Diwali", "Kwanzaa", "Lunar New Year",
+    "Chinese New Year", "St. Patrick's Day", "Saint Patrick's Day", "Cinco de Mayo",
+)
+NUMBER_WORDS_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+NUMBER_WORDS_TEENS = (
+    "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+    "seventeen", "eighteen", "nineteen",
+)
+NUMBER_WORDS_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+DECADE_WORDS = ("teens", "twenties", "thirties", "forties", "fifties", "sixties", "seventies",
+                "eighties", "nineties")
+# Full state names that are also common first names: they need a place cue
+# ("in", "moved to", "City, ___").
+STATE_NAMES_PERSON_LIKE = ("Georgia", "Virginia", "Indiana", "Montana", "Nevada")
+# Full state names that more often name the city (or a person): they need a
+# stronger cue ("City, ___", "state of ___", "___ State").
+STATE_NAMES_CITY_LIKE = ("New York", "Washington", "District of Columbia")
+# Postal codes that are also credentials after a name ("Jane Doe, MD", ", PA-C",
+# ", MS"): after "City," they count only with a ZIP code following.
+STATE_ABBRS_CREDENTIAL_LIKE = ("MD", "PA", "MS", "DE")
+# Postal codes that are ordinary words or clinical abbreviations ("in OR", "in
+# ME", "hx of MI", "CT scan", "VA clinic", "in LA" (a city), "under GA"): never
+# taken after a bare preposition.
+STATE_ABBRS_WORD_LIKE = (
+    "IN", "OR", "ME", "OK", "HI", "OH", "PA", "MD", "MS", "CT", "VA", "LA", "CO",
+    "DE", "ID", "MI", "CA", "SC", "AL", "GA", "ND", "MO", "MT", "AR", "NE", "DC", "PR",
+)
+
+
+def _state_names(which: str) -> str:
+    names = [name for name, _ in us_states()]
+    ambiguous = set(STATE_NAMES_PERSON_LIKE) | set(STATE_NAMES_CITY_LIKE)
+    if which == "plain":
+        names = [n for n in names if n not in ambiguous]
+    elif which == "person_like":
+        names = [n for n in names if n in STATE_NAMES_PERSON_LIKE]
+    elif which == "city_like":
+        names = [n for n in names if n in STATE_NAMES_CITY_LIKE]
+    return _alternation(names)
+
+
+def _state_abbrs(exclude: Iterable[str] = ()) -> str:
+    excluded = set(exclude)
+    return _alternation(a for _, a in us_states() if a not in excluded)
+
+
+def _number_word() -> str:
+    """Number words 1-99 as ages are written ("eighty-one", "Twenty two")."""
+    units = "|".join(NUMBER_WORDS_UNITS)
+    tens = "|".join(NUMBER_WORDS_TENS)
+    teens = "|".join(NUMBER_WORDS_TEENS)
+    return f"(?i:(?:{tens})(?:[- ](?:{units}))?|{teens}|{units})(?![a-z])"
+
+
+# --- the fragments -------------------------------------------------------------
+# name -> regex. Order does not matter; references are resolved by expand().
+_FRAGMENTS: Dict[str, str] = {
+    # ---- boundaries
+    # A number starts here: not glued to a word, another number, a decimal or
+    # fraction part, a currency sign, a hash or a hyphen ("HU2096" is no year).
+    "NUM_START": r"(?<![\w.,/#$+\-–])",
+    # A number ends here: no more digits, decimal part, fraction or hyphenated
+    # continuation. Letters may follow: EHR exports glue fields ("2073Age").
+    "NUM_END": r"(?!\d|[.,/:]\d|[-–]\d)",
+    # A word starts here (letters only; digits may be glued before a field name).
+    "WORD_START": r"(?<![A-Za-z])",
+    # ---- dates
+    "MONTH_FULL": _alternation(_title_and_upper(MONTHS_FULL)),
+    # Abbreviated month, optional period; not the start of a longer word ("Marching").
+    "MONTH_ABBR": _alternation(_title_and_upper(MONTHS_ABBR)) + r"\.?(?![A-Za-z])",
+    "MONTH": r"(?:{MONTH_FULL}(?![A-Za-z])|{MONTH_ABBR})",
+    # Day of month 1-31, leading zero allowed.
+    "DAY": r"(?:0?[1-9]|[12]\d|3[01])",
+    # Day with an optional ordinal suffix ("3rd").
+    "DAY_ORD": r"(?:{DAY}(?:st|nd|rd|th)?)",
+    # Month number 1-12 (US order: month first).
+    "MONTH_NUM": r"(?:0?[1-9]|1[0-2])",
+    # Four-digit years 1900-2199: i2b2-style corpora shift dates into the
+    # 2000s/2100s; 4-digit numbers outside this range are doses, counts, codes.
+    "YEAR4": r"(?:19|20|21)\d\d",
+    # Year after a numeric month/day: four digits or two.
+    "YEAR_NUMERIC": r"(?:{YEAR4}|\d\d)",
+    # A date may be glued to a following clock time in EHR exports ("...2062" "03:15").
+    "GLUED_TIME": r"(?=\d{1,2}:\d\d)",
+    "WEEKDAY_FULL": _alternation(
+        [f for w in WEEKDAYS_FULL for f in (w, w.upper(), w.lower())]
+    ) + r"(?![a-z])",
+    "WEEKDAY_ABBR": _alternation(_title_and_upper(WEEKDAYS_ABBR)) + r"\.?(?![A-Za-z])",
+    "HOLIDAY": _alternation(HOLIDAYS).replace("'", "['’]") + r"(?![A-Za-z])",
+    # Seasons; "fall" is kept apart because it is also an event ("a fall at home").
+    "SEASON": r"(?i:spring|summer|winter|autumn)(?![a-z])",
+    "SEASON_ANY": r"(?i:spring|summer|winter|autumn|fall)(?![a-z])",
+    # Words before a month, weekday-less date or season that make it a point in time.
+    "DATE_CUE": (
+        r"(?i:in|on|since|from|until|till|til|by|during|through|thru|to|of|early|late|mid|"
+        r"last|next|this|that|around|about|before|after|starting|started|beginning|began|"
+        r"begins|every|each|throughout|over|circa|dated|as\s+of)"
+    ),
+    # Hedges between a cue and the date ("since about March", "around ~May").
+    "DATE_HEDGE": r"(?:(?i:about|around|approximately|approx\.?|roughly|~|mid-?)\s*)",
+    # Words after a number that make it a quantity, not a year.
+    "UNIT_WORD": (
+        r"(?i:mg|mcg|µg|ug|g|gm|grams?|kg|lbs?|pounds|ml|cc|l|units?|iu|calories|kcal|cal|"
+        r"steps|ft|feet|miles?|km|meters?|m|hours?|hrs?|h|mmhg|cells|copies|ng|pg|meq|mmol|"
+        r"dollars|usd|words|points|pts|patients|people|members|students|times|minutes|mins?|"
+        r"seconds|secs?|x|ms|bpm|%)(?![a-z])"
+    ),
+    # Rooms, wards and numbered things: a following 4-digit number is no year.
+    "NUMBERED_THING": (
+        r"(?i:room|rm|ward|unit|bed|suite|ste|apt|apartment|floor|building|bldg|ext|extension|"
+        r"box|route|rte|no|number|#)\.?\s*"
+    ),
+    # ---- ages
+    "NUMBER_WORD": _number_word(),
+    # Age as a number (0-119) or in words.
+    "AGE_NUM": r"(?:{NUM_START}(?:1[01]\d|\d{1,2}){NUM_END}|{NUMBER_WORD})",
+    # Decades of life: "40s", "40's", "forties".
+    "DECADE": r"(?:[1-9]0['’]?s(?![a-z])|(?i:" + "|".join(DECADE_WORDS) + r")(?![a-z]))",
+    # "-year-old", " years old", " yo", "y/o", "y.o.", " yr old".
+    "YEARS_OLD": (
+        r"(?:\s?[-–]?\s?(?i:years?|yrs?\.?|yr\.?)\s?[-–]?\s?(?i:old)(?![a-z])"
+        r"|\s?[-–]?\s?(?i:y/o|y\.\s?o\.?|yo)(?![a-z]))"
+    ),
+    # What may follow a bare age number ("at 15,", "at 15 after...", "was ten when").
+    "AGE_FOLLOW": (
+        r"(?=\s*(?:[,;()\]]|\.(?!\d)|$)"
+        r"|\s+(?i:by|after|and|when|with|in|from|for|but|while|until|due|because|following|"
+        r"he|she|they|then|as|at|per|years?|yrs?|y/o|yo|or|before)(?![a-z]))"
+    ),
+    # ---- contact
+    # Separator inside a phone number.
+    "PHONE_SEP": r"[ .\-–]",
+    # The 10-digit NANP body: "(692) 673 3025", "692-673-3025", "692.673.3025",
+    # and the glued "692673-3025".
+    "PHONE_BODY": (
+        r"(?:\(\d{3}\)\s?\d{3}{PHONE_SEP}?\d{4}"
+        r"|\d{3}{PHONE_SEP}\d{3}{PHONE_SEP}\d{4}"
+        r"|\d{6}[\-–]\d{4})"
+    ),
+    # Country code: "+1 ", "1-".
+    "PHONE_COUNTRY": r"(?:\+?1{PHONE_SEP}?)",
+    # Extension: " x402", ", x 549", " ext. 12".
+    "PHONE_EXT": r"(?:\s?,?\s?(?i:x|ext\.?|extension)\s?\.?\s?\d{1,5}(?!\d))",
+    "PHONE_NUMBER": r"(?:{NUM_START}{PHONE_COUNTRY}?{PHONE_BODY}{PHONE_EXT}?(?![\d\-]))",
+    # Words that introduce a phone number written without separators.
+    "PHONE_CUE": (
+        r"(?i:phone|ph|tel|telephone|cell|mobile|call|contact|reached\s+at|home|work|"
+        r"office|number|callback|pager|text)"
+    ),
+    "TLD_LOWER": (
+        r"(?:com|org|net|edu|gov|mil|io|us|info|biz|art|co|me|health|app|ly|tv|uk|ca|int|"
+        r"care|clinic|online|site|xyz)"
+    ),
+    # Top-level domain of an e-mail: lower case unless the whole address is in caps;
+    # a capital right after it is a glued field name ("...eduCell:").
+    "EMAIL_TLD": r"(?:[a-z]{2,24}(?![a-z])|[A-Z]{2,24}(?![A-Za-z]))",
+    "EMAIL_ADDRESS": r"(?<![\w.%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@(?:[A-Za-z0-9\-]+\.)+{EMAIL_TLD}",
+    # Characters of a URL path; it must not end in sentence punctuation.
+    "URL_PATH": r"(?:/(?:[\w\-./?=&%#~+:@]*[\w\-/=&%#~+@])?)",
+    "OCTET": r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)",
+    # ---- identifiers
+    # An identifier value: capitals, digits and inner hyphens, at least 3
+    # digits. It ends before a glued field name ("8810245DOB:", "...284Age").
+    "ID_VALUE": (
+        r"(?:(?<![A-Za-z0-9\-])(?=(?:[A-Z\-]*\d){3})[A-Z0-9]+(?:-[A-Z0-9]+)*"
+        r"(?:(?<=\d)(?=[A-Z][A-Za-z]*:|[A-Z][a-z])|(?![A-Za-z0-9:])))"
+    ),
+    # "number", "no.", "#", "ID" after the name of an identifier.
+    "ID_WORD": r"(?:\s*(?i:number|num|no\.?|#|id)(?![a-z]))",
+    # Between an identifier's name and its value.
+    "ID_SEP": r"(?:\s*[:#=.]?\s*(?:(?i:is)\s+)?)",
+    # ---- locations
+    "STATE_NAME_PLAIN": _state_names("plain") + r"(?![A-Za-z])",
+    "STATE_NAME_PERSON_LIKE": _state_names("person_like") + r"(?![A-Za-z])",
+    "STATE_NAME_CITY_LIKE": _state_names("city_like") + r"(?![A-Za-z])",
+    "STATE_NAME": _state_names("all") + r"(?![A-Za-z])",
+    "STATE_ABBR": _state_abbrs() + r"(?![A-Za-z0-9\-])",
+    "STATE_ABBR_AFTER_CITY": _state_abbrs(STATE_ABBRS_CREDENTIAL_LIKE) + r"(?![A-Za-z0-9\-])",
+    "STATE_ABBR_CREDENTIAL_LIKE": _alternation(STATE_ABBRS_CREDENTIAL_LIKE) + r"(?![A-Za-z0-9\-])",
+    "STATE_ABBR_IN_PROSE": _state_abbrs(STATE_ABBRS_WORD_LIKE) + r"(?![A-Za-z0-9\-])",
+    # A place name before ", ST": one to three capitalised words.
+    "CITY_WORDS": r"(?:[A-Z][a-z]+(?:[ \-](?:[A-Z][a-z]+)){0,2})",
+    # After a state: a ZIP, sentence punctuation, a bracket, end of line or a lower-case word.
+    "AFTER_STATE": r"(?=\s{1,2}\d{5}(?!\d)|\s*[.,;:)\]|/]|\s*$|\s+[a-z(])",
+    # Not the state part of a credential list ("Jane Doe, MA, LMHC").
+    "NOT_CREDENTIALS": r"(?!\s*,\s*(?:[A-Z]{2,6}(?![a-z])|Ph\.?D|Psy\.?D|Ed\.?D))",
+    "ZIP_CODE": r"(?:\d{5}(?:-\d{4})?(?![\d\-]))",
+    # Street suffixes written out; strong enough to name a street without a number.
+    "STREET_SUFFIX_STRONG": (
+        r"(?:Street|Avenue|Road|Boulevard|Drive|Lane|Parkway|Highway|Terrace|Turnpike)"
+    ),
+    "STREET_SUFFIX_FULL": (
+        r"(?:Street|Avenue|Road|Drive|Lane|Boulevard|Court|Place|Way|Terrace|Circle|Parkway|"
+        r"Highway|Square|Trail|Path|Row|Alley|Bend|Crossing|Loop|Pike|Turnpike|Plaza|Run|"
+        r"Walk|Ridge|Point|Hollow|Grove|Glen|Heights|Hill|Park|Landing|Commons|Crescent|"
+        r"Expressway|Gardens|Green|Harbor|Manor|Meadow|Pass|Pines|Shore|Summit|Trace|View|"
+        r"Vista|Woods)(?![A-Za-z])"
+    ),
+    # Abbreviated suffixes; the period stays outside the span (it may end the sentence).
+    "STREET_SUFFIX_ABBR": (
+        r"(?:St|Ave|Av|Rd|Dr|Ln|Blvd|Ct|Pl|Ter|Cir|Pkwy|Hwy|Sq|Trl)(?![A-Za-z])"
+    ),
+    # Street name words: capitalised words or ordinals ("5th").
+    "STREET_NAME": (
+        r"(?:(?:[NSEW]\.?\s)?(?:[A-Z][a-z]+|\d+(?:st|nd|rd|th))"
+        r"(?:[ \-](?:[A-Z][a-z]+|\d+(?:st|nd|rd|th))){0,2})"
+    ),
+    # Unit after a street address: ", Apt 7F", " Suite 200", " #3".
+    "STREET_UNIT": r"(?:,?\s(?:Apt|Apartment|Unit|Suite|Ste|Fl|Floor|#)\.?\s?#?[A-Z0-9\-]{1,6}(?![A-Za-z0-9]))",
+}
+
+FRAGMENTS: Mapping[str, str] = _FRAGMENTS
+
+
+class FragmentError(ValueError):
+    """A pattern refers to a fragment that does not exist, or fragments refer to each other in a loop."""
+
+
+def expand(template: str, fragments: Mapping[str, str] = FRAGMENTS) -> str:
+    """Replace every `{NAME}` in a pattern template by its fragment, recursively."""
+    return _expand(template, fragments, ())
+
+
+def _expand(template: str, fragments: Mapping[str, str], stack: Tuple[str, ...]) -> str:
+    def substitute(match: "regex.Match[str]") -> str:
+        name = match.group(1)
+        if name not in fragments:
+            raise FragmentError(f"unknown regex fragment {{{name}}}")
+        if name in stack:
+            raise FragmentError(f"regex fragment {{{name}}} refers to itself")
+        return _expand(fragments[name], fragments, stack + (name,))
+
+    return _REFERENCE.sub(substitute, template)
