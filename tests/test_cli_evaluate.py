@@ -42,7 +42,10 @@ def gold_dir(tmp_path):
 def system_dir(tmp_path):
     # Dates split/missed, doctor as patient, hospital right, patient right.
     notes = {
-        "101-01": (TEXT1, [(16, 23, labels.DATE), (31, 38, labels.PATIENT), (42, 45, labels.HOSPITAL)]),
+        "101-01": (
+            TEXT1,
+            [(16, 23, labels.DATE), (31, 38, labels.PATIENT), (42, 45, labels.HOSPITAL)],
+        ),
         "101-02": (TEXT2, [(5, 13, labels.PATIENT)]),
         "102-01": (TEXT3, []),
     }

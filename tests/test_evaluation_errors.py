@@ -1,7 +1,15 @@
 """Confusion matrix and leak list, by hand."""
 from spacy_deid import labels
 from spacy_deid.corpus import Note, PhiMention
-from spacy_deid.evaluation import MISSING, SPURIOUS, confusion_counts, confusion_matrix, find_leaks, leak_summary, pair_notes
+from spacy_deid.evaluation import (
+    MISSING,
+    SPURIOUS,
+    confusion_counts,
+    confusion_matrix,
+    find_leaks,
+    leak_summary,
+    pair_notes,
+)
 
 #       0         1         2         3         4
 #       0123456789012345678901234567890123456789012345

@@ -1,7 +1,6 @@
 """The registered spaCy scorer, through spacy.blank("en") Examples."""
 import pytest
 import spacy
-from spacy.tokens import Span
 from spacy.training import Example
 
 from spacy_deid import labels

@@ -13,7 +13,14 @@ from ..evaluation.pairing import pair_notes
 from ..evaluation.scores import Evaluation
 from ..evaluation.significance import DEFAULT_ALPHA, DEFAULT_ITERATIONS, approximate_randomization
 from . import app
-from .evaluate import INPUT_ERRORS, SYSTEM_HELP, check_label_set, fail, load_scored_system, read_gold
+from .evaluate import (
+    INPUT_ERRORS,
+    SYSTEM_HELP,
+    check_label_set,
+    fail,
+    load_scored_system,
+    read_gold,
+)
 
 _NAMES = {"p": "precision", "r": "recall", "f": "F1"}
 

@@ -9,7 +9,12 @@ from ..corpus import Note
 from .measures import ALL_SUBTYPES, STRICT, Counts
 from .pairing import pair_notes
 from .scores import Evaluation
-from .significance import DEFAULT_ALPHA, DEFAULT_ITERATIONS, RandomizationResult, approximate_randomization
+from .significance import (
+    DEFAULT_ALPHA,
+    DEFAULT_ITERATIONS,
+    RandomizationResult,
+    approximate_randomization,
+)
 from .systems import run_pipeline
 
 
@@ -38,7 +43,8 @@ def ablation_steps(
 ) -> List[List[str]]:
     """The steps to add in turn: as given, or one per component not kept on."""
     known = set(pipe_names)
-    unknown = [name for name in list(keep) + [n for s in steps or [] for n in s] if name not in known]
+    named = list(keep) + [name for step in steps or [] for name in step]
+    unknown = [name for name in named if name not in known]
     if unknown:
         raise AblationError(
             f"not in the pipeline: {', '.join(unknown)} (components: {', '.join(pipe_names)})"

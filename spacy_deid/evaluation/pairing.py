@@ -56,7 +56,8 @@ def _mention_units(note: Note, side: str) -> List[Unit]:
         if mention.label not in labels.CATEGORY_OF:
             raise EvaluationInputError(
                 f"{side}: note {note.note_id!r}: mention at offsets {mention.start}-{mention.end} "
-                f"has label {mention.label!r}, which is not one of the {len(labels.SUBTYPES)} subtypes"
+                f"has label {mention.label!r}, which is not one of the "
+                f"{len(labels.SUBTYPES)} subtypes"
             )
         if not 0 <= mention.start < mention.end <= len(note.text):
             raise EvaluationInputError(
@@ -76,7 +77,9 @@ def pair_notes(gold: Iterable[Note], predicted: Iterable[Note]) -> List[NotePair
     if only_gold or only_system:
         problems = []
         if only_gold:
-            problems.append(f"{len(only_gold)} gold note(s) have no system output: {_some(only_gold)}")
+            problems.append(
+                f"{len(only_gold)} gold note(s) have no system output: {_some(only_gold)}"
+            )
         if only_system:
             problems.append(
                 f"{len(only_system)} system note(s) have no gold note: {_some(only_system)}"
@@ -90,5 +93,6 @@ def pair_notes(gold: Iterable[Note], predicted: Iterable[Note]) -> List[NotePair
                 f"note {note_id!r}: the system's text differs from the gold text at offset "
                 f"{first_difference(g.text, p.text)} (lengths {len(g.text)} and {len(p.text)})"
             )
-        pairs.append(NotePair(note_id, g.text, _mention_units(g, "gold"), _mention_units(p, "system")))
+        gold_units, system_units = _mention_units(g, "gold"), _mention_units(p, "system")
+        pairs.append(NotePair(note_id, g.text, gold_units, system_units))
     return pairs

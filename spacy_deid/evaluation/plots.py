@@ -31,10 +31,8 @@ def plot_subtype_f1(report: Dict[str, Any], path: Path) -> Path:
     """Bars of strict and token F1 per subtype with gold support, labelled with support."""
     plt = require_matplotlib()
     table = report["scores"][ALL_SUBTYPES]
-    subtypes = [
-        s for s in labels.SUBTYPES
-        if table[STRICT]["per_subtype"][s]["support"] or table[STRICT]["per_subtype"][s]["predicted"]
-    ]
+    rows = table[STRICT]["per_subtype"]
+    subtypes = [s for s in labels.SUBTYPES if rows[s]["support"] or rows[s]["predicted"]]
     strict = [100 * (table[STRICT]["per_subtype"][s]["f"] or 0.0) for s in subtypes]
     token = [100 * (table[TOKEN]["per_subtype"][s]["f"] or 0.0) for s in subtypes]
     support = [table[STRICT]["per_subtype"][s]["support"] for s in subtypes]

@@ -175,7 +175,8 @@ def render_markdown(report: Dict[str, Any], *, plots: Optional[Dict[str, str]] =
                 _pct(strict["r"]), _pct(strict["f"]), _pct(relaxed["f"]), _pct(token["p"]),
                 _pct(token["r"]), _pct(token["f"]), _pct(binary["r"]),
             ])
-    out += [_table(header, rows), "", "Subtypes with neither gold nor predicted mentions are left out.", ""]
+    out += [_table(header, rows), ""]
+    out += ["Subtypes with neither gold nor predicted mentions are left out.", ""]
     out += _confusion_section(report)
     out += _leak_section(report)
     if plots:
@@ -223,6 +224,7 @@ def _leak_section(report: Dict[str, Any]) -> List[str]:
     entries = leaks["entries"]
     if entries:
         shown = entries[:MARKDOWN_LEAKS]
+        show = 1 if leaks["show_text"] else 0  # the text column
         header = ["note", "start", "end", "subtype", "partial"]
         if leaks["show_text"]:
             header.append("text")
@@ -238,7 +240,7 @@ def _leak_section(report: Dict[str, Any]) -> List[str]:
             + ("; note text is shown because --show-text was given." if leaks["show_text"]
                else "; note ids and offsets only."),
             "",
-            _table(header, body, ["---", "---:", "---:", "---", "---"] + (["---"] if leaks["show_text"] else [])),
+            _table(header, body, ["---", "---:", "---:", "---", "---"] + ["---"] * show),
             "",
         ]
     return out
