@@ -30,3 +30,4 @@ from . import evaluate  # noqa: E402,F401
 from . import compare  # noqa: E402,F401
 from . import ablate  # noqa: E402,F401
 from . import alignment  # noqa: E402,F401
+from . import synth  # noqa: E402,F401

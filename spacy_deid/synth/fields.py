@@ -1,0 +1,106 @@
+"""Attribute-value line templates ("MRN: 1234567", "Cocaine: no"), by pool.
+
+Same conventions as sentences.py: ids by position, halves alternate,
+append at the end. A field line is "<attribute><separator><value>"; the
+separator (": ", ":", " - ", tab) is chosen by the layout.
+"""
+from .template import make_pool
+
+FIELD_POOLS = {}
+
+
+def fields(name, *sources):
+    FIELD_POOLS[name] = make_pool(name, sources)
+
+
+# (attribute, value) pairs; "|" inside [] chooses the attribute spelling.
+fields(
+    "header",
+    ("[Patient Name|Patient|Name|Pt Name|PATIENT]", "{pt_header}"),
+    ("[MRN|Medical Record #|MR#|Med Rec No|Unit No|Medical Record Number]", "{id:mrn}"),
+    ("[DOB|Date of Birth|D.O.B.|Birth Date]", "{date:dob}"),
+    ("[Date of Service|DOS|Date of Evaluation|Visit Date|Date|Date of Intake|Admission Date]", "{date:visit}"),
+    ("[Age|AGE|Age/Sex]", "{age}"),
+    ("[Attending|Attending Psychiatrist|Clinician|Evaluator|Provider|Author]", "{dr:att/full_cred}"),
+    ("[Location|Facility|Site|Clinic]", "{hosp:here}"),
+    ("[Unit|Service|Department|Program]", "{dept}"),
+    ("[Room|Bed|Rm]", "{room}"),
+    ("[Referral source|Referred by|Referring provider|Referral]", "[{dr:new}|{dr:pcp}|self|{org}|{dr_hosp:new}]"),
+    ("[PCP|Primary Care|Primary care physician]", "{dr:pcp}"),
+    ("[Outpatient psychiatrist|Psychiatrist]", "{dr:psych}"),
+    ("[Therapist|Outpatient therapist|Counselor]", "{dr:ther}"),
+    ("[Accompanied by|Informants|Source of information]", "[patient and {his} {rel} {rel_name}|self|{his} {rel}, {rel_name}|patient, chart, {dr:any}]"),
+    ("[Insurance|Payer|Insurance ID|Member ID]", "[Medicaid|Medicare|BCBS|Tufts|Aetna|self-pay] [#|ID] {id:healthplan}"),
+    ("[Phone|Home phone|Cell|Contact number|Tel]", "{phone}"),
+    ("[Emergency contact|Next of kin|NOK]", "{rel_name} ({rel}) {phone}"),
+    ("[Address|Home address]", "{address}"),
+    ("[SSN|Social Security #|SS#]", "{id:ssn}"),
+    ("[Account #|Acct|Billing account|Account number]", "{id:account}"),
+    ("[Encounter #|Visit ID|CSN|Order #]", "{id:idnum}"),
+    ("[Language|Primary language]", "[English|Spanish|Portuguese|Haitian Creole|Vietnamese|Mandarin|Cape Verdean Creole]"),
+    ("[Sex|Gender]", "[M|F|{he:male}|Male|Female]"),
+    ("[Legal status|Status]", "[voluntary|Section 12|conditional voluntary|CV]"),
+    ("[Marital status]", "[single|married|divorced|separated|widowed]"),
+    ("[Occupation|Employment]", "[{prof}|{prof} at {org:employer}|unemployed|disabled|retired {prof}]"),
+    ("[Email|E-mail]", "{email:pt}"),
+    ("[Time|Time seen|Time in]", "{time}"),
+    ("[Fax|Fax #|Clinic fax]", "{phone:fax}"),
+)
+
+fields(
+    "substance",
+    ("{substance}", "{subst_value}"),
+    ("[Alcohol|ETOH|EtOH]", "[{subst_value}|{num:1-12} drinks/day, last drink {date:recent}|started at age {age:teen}, heaviest use in {date:year}|none since {date:past}]"),
+    ("[Cocaine|Crack|Heroin|Opiates|Benzos]", "[{subst_value}|last use {date:recent}|used from {date:year} to {date:year}|first use at age {age:teen}]"),
+    ("[Cannabis|Marijuana|THC]", "[{subst_value}|daily since age {age:teen}|{num:1-5} joints/day, last {date:weekday}]"),
+    ("[Tobacco|Nicotine|Cigarettes]", "[{subst_value}|{num:1-2} ppd {duration}|quit {date:year}]"),
+    ("[Longest sobriety|Longest period of sobriety]", "[{duration}|{date:past} to {date:past}|never]"),
+    ("[Detox history|Prior detoxes]", "[none|{num:1-9}, last at {hosp} {date:year}|{hosp:new} {date:month_year}]"),
+    ("[IVDU|IV drug use]", "[denies|no|yes, last {date:past}|never]"),
+    ("[Withdrawal history|History of withdrawal]", "[no seizures or DTs|seizure in {date:year}|denies]"),
+)
+
+fields(
+    "mse_free",
+    ("[Orientation|Oriented]", "[x3|x 3|to person, place, time|to self only]"),
+    ("[Memory|Recall]", "[2/3 at 5 minutes|3/3 immediate, 2/3 delayed|intact|impaired]"),
+    ("[Attention|Concentration]", "[serial 7s intact|WORLD backwards correct|DLROW|impaired]"),
+    ("[Fund of knowledge]", "[average|adequate|below average]"),
+    ("[Abstraction]", "[concrete|intact|proverbs interpreted appropriately]"),
+    ("[Vitals|VS]", "{vitals}"),
+    ("[Pain]", "{scale}"),
+    ("[BP|Blood pressure]", "{bp}"),
+)
+
+fields(
+    "ros",
+    ("[Constitutional|General]", "[denies fevers, chills|fatigue|weight loss of 10 lbs|negative]"),
+    ("[Cardiovascular|CV]", "[palpitations with panic|denies chest pain|negative]"),
+    ("[Neuro|Neurological]", "[headaches|tremor|denies seizures|negative]"),
+    ("[GI]", "[nausea|constipation on clozapine|negative]"),
+    ("[Sleep]", "[initial insomnia|4-5 hours/night|hypersomnia|nightmares]"),
+    ("[Appetite]", "[decreased|increased|unchanged|poor]"),
+    ("[Energy]", "[low|decreased|good|variable]"),
+)
+
+fields(
+    "signature",
+    ("[Electronically signed by|Signed|Signed by|Attending]", "{dr:att/full_cred} [on|] {date:visit} [at|] {time}"),
+    ("[Pager|Pgr|Beeper|Pager #]", "{phone:pager}"),
+    ("[Cosigned by|Supervising physician|Reviewed with]", "{dr:new/full_cred}"),
+    ("[Clinic phone|Office|Phone]", "{phone:ext}"),
+    ("[Fax|Fax number]", "{phone:fax}"),
+    ("[License|License #|DEA #|NPI]", "{id:license}"),
+    ("[cc|CC|Copy to]", "{dr:pcp}, {hosp:new}"),
+    ("[Dictated by|Transcribed by]", "{dr:att/initials}/{dr:new/initials}"),
+    ("[Department]", "{dept}, {hosp:here}"),
+    ("[Email|Provider email]", "{email:dr}"),
+)
+
+fields(
+    "labs",
+    ("[Labs|Lab results] ({date:recent})", "[Na 139, K 4.1, Cr 0.9|TSH 2.1, B12 450|WBC 7.2, Hgb 13.5, Plt 240|AST 45, ALT 52, GGT 88|UDS positive for THC|BAL 0.12]"),
+    ("[Specimen|Sample ID|Accession #]", "{id:bioid}"),
+    ("[EKG|ECG]", "[QTc {num:400-480} ms on {date:recent}|NSR, QTc {num:400-470}|not done]"),
+    ("[Head CT|MRI brain]", "[negative ({date:past})|unremarkable {date:year}|not done]"),
+)

@@ -1,0 +1,97 @@
+"""Non-PHI vocabulary for the notes: drugs, doses, symptoms, scores.
+
+Many of these are traps on purpose: numbers that look like dates or IDs
+(blood pressure 120/80, "500/250", "9/10 pain"), durations, eponymous
+diseases. They are never annotated.
+"""
+DRUGS = (
+    "sertraline", "fluoxetine", "escitalopram", "citalopram", "paroxetine", "venlafaxine",
+    "duloxetine", "bupropion", "mirtazapine", "trazodone", "lithium", "lamotrigine",
+    "valproate", "divalproex", "carbamazepine", "oxcarbazepine", "quetiapine", "olanzapine",
+    "risperidone", "aripiprazole", "ziprasidone", "lurasidone", "haloperidol", "clozapine",
+    "paliperidone", "lorazepam", "clonazepam", "alprazolam", "diazepam", "buspirone",
+    "hydroxyzine", "gabapentin", "prazosin", "propranolol", "methylphenidate",
+    "amphetamine salts", "atomoxetine", "guanfacine", "clonidine", "naltrexone",
+    "buprenorphine", "buprenorphine/naloxone", "methadone", "disulfiram", "acamprosate",
+    "Zoloft", "Prozac", "Lexapro", "Celexa", "Paxil", "Effexor", "Cymbalta", "Wellbutrin",
+    "Remeron", "Seroquel", "Zyprexa", "Risperdal", "Abilify", "Latuda", "Haldol", "Ativan",
+    "Klonopin", "Xanax", "Adderall", "Ritalin", "Suboxone", "Depakote", "Lamictal",
+    "Tegretol", "Neurontin", "Vistaril", "Ambien", "melatonin", "levothyroxine",
+    "metformin", "lisinopril", "atorvastatin", "omeprazole", "albuterol", "ibuprofen",
+)
+DOSES = ("5 mg", "10 mg", "12.5 mg", "20 mg", "25 mg", "37.5 mg", "40 mg", "50 mg", "75 mg",
+         "100 mg", "150 mg", "200 mg", "300 mg", "400 mg", "450 mg", "600 mg", "900 mg",
+         "0.5 mg", "1 mg", "2 mg", "0.25 mg", "1200 mg", "15 mg", "30 mg", "8 mg/2 mg")
+FREQUENCIES = ("daily", "BID", "TID", "QHS", "q AM", "q6h PRN", "twice a day", "at bedtime",
+               "every morning", "PRN anxiety", "qd", "q8h", "nightly")
+COMBO_DOSES = ("500/125", "875/125", "500/250", "5/325", "10/325", "25/100", "160/12.5",
+               "50/500", "100/25", "8/2", "4/1", "20/12.5")
+SYMPTOMS = (
+    "low mood", "anhedonia", "poor sleep", "early morning awakening", "decreased appetite",
+    "increased appetite", "poor concentration", "fatigue", "guilt", "hopelessness",
+    "irritability", "racing thoughts", "decreased need for sleep", "pressured speech",
+    "impulsivity", "panic attacks", "constant worry", "nightmares", "flashbacks",
+    "hypervigilance", "avoidance", "auditory hallucinations", "paranoia",
+    "ideas of reference", "social withdrawal", "tearfulness", "psychomotor slowing",
+    "anxiety", "obsessive thoughts", "checking behaviors", "binge eating", "restricting",
+    "self-injurious behavior", "cutting", "passive death wish", "mood swings",
+    "anger outbursts", "low energy", "feelings of worthlessness", "derealization",
+)
+DIAGNOSES = (
+    "major depressive disorder, recurrent, severe", "major depressive disorder, single episode",
+    "bipolar I disorder, most recent episode depressed", "bipolar II disorder",
+    "generalized anxiety disorder", "panic disorder", "posttraumatic stress disorder",
+    "obsessive-compulsive disorder", "schizophrenia", "schizoaffective disorder, bipolar type",
+    "alcohol use disorder, severe", "opioid use disorder, in early remission",
+    "cannabis use disorder, moderate", "cocaine use disorder", "ADHD, combined type",
+    "borderline personality disorder", "adjustment disorder with depressed mood",
+    "persistent depressive disorder", "social anxiety disorder", "anorexia nervosa",
+    "bulimia nervosa", "unspecified psychotic disorder", "insomnia disorder",
+    "autism spectrum disorder", "unspecified neurocognitive disorder",
+)
+MEDICAL = (
+    "hypertension", "type 2 diabetes", "asthma", "hypothyroidism", "migraines", "GERD",
+    "chronic back pain", "obesity", "hyperlipidemia", "seizure disorder", "hepatitis C",
+    "HIV", "sleep apnea", "irritable bowel syndrome", "fibromyalgia", "COPD", "anemia",
+    "traumatic brain injury", "chronic kidney disease", "psoriasis", "eczema",
+)
+SUBSTANCES = ("Alcohol", "Tobacco", "Cannabis", "Marijuana", "Cocaine", "Crack", "Heroin",
+              "Opiates", "Prescription opioids", "Benzodiazepines", "Stimulants",
+              "Methamphetamine", "Hallucinogens", "LSD", "MDMA", "Ecstasy", "PCP", "Inhalants",
+              "Caffeine", "Nicotine vaping", "Kratom", "K2/Spice", "Gambling")
+SUBSTANCE_VALUES = ("no", "No", "denies", "Denies", "none", "never", "neg", "no use",
+                    "occasional", "socially", "rare", "daily", "1-2 drinks/week",
+                    "3-4 beers on weekends", "a pint of vodka daily", "1 ppd", "1/2 ppd",
+                    "20 pack-years", "smoked in high school", "2-3 joints/day", "tried once",
+                    "in remission", "remote use", "past use, none in 5 years", "quit 2 years ago",
+                    "yes", "Yes", "+", "-", "not assessed")
+DURATIONS = ("for 2 weeks", "for the past 3 months", "for about 6 weeks", "for several years",
+             "for 10 days", "x 2 years", "over the last 4-5 months", "for 1 year",
+             "for the past 18 months", "for 3 days", "for several weeks", "for 20 years",
+             "x 6 months", "for 48 hours", "over the past 2 weeks")
+MSE_LINES = (
+    ("Appearance", ("well-groomed, appropriately dressed", "disheveled, malodorous",
+                    "casually dressed, fair hygiene", "appears stated age, good hygiene",
+                    "thin, poor eye contact", "obese, wearing hospital gown")),
+    ("Behavior", ("calm, cooperative", "guarded but cooperative", "restless, fidgety",
+                  "psychomotor retardation", "good eye contact, engaged", "intrusive at times")),
+    ("Speech", ("normal rate, volume and tone", "soft, slow", "pressured, loud",
+                "spontaneous, fluent", "latent, decreased prosody", "rapid but interruptible")),
+    ("Mood", ('"depressed"', '"anxious"', '"okay"', '"not good"', '"tired"', '"fine"',
+              '"stressed out"', '"angry"')),
+    ("Affect", ("constricted, tearful", "dysthymic, congruent", "euthymic, full range",
+                "labile", "flat", "anxious, reactive", "irritable", "blunted")),
+    ("Thought process", ("linear, goal-directed", "circumstantial", "tangential at times",
+                         "disorganized", "logical", "loose associations")),
+    ("Thought content", ("no SI/HI, no delusions", "passive SI without plan or intent",
+                         "preoccupied with finances", "paranoid ideation about neighbors",
+                         "ruminative about breakup", "denies SI, HI, AH, VH")),
+    ("Perception", ("denies AH/VH", "endorses AH of a critical voice", "no evidence of RTIS",
+                    "not responding to internal stimuli")),
+    ("Cognition", ("alert and oriented x3", "A&O x 4", "grossly intact", "MoCA 26/30",
+                   "MMSE 28/30", "attention intact, recalls 3/3 at 5 minutes", "oriented x2")),
+    ("Insight", ("fair", "limited", "good", "poor", "partial")),
+    ("Judgment", ("fair", "impaired", "good", "poor", "improving")),
+)
+TIMES = ("3:15 PM", "10:30 am", "0830", "14:45", "9 AM", "noon", "11:20 p.m.", "7:05",
+         "1600", "2 pm")

@@ -1,0 +1,166 @@
+"""Surface forms: how dates, ages and phone numbers are written in notes.
+
+Each format has a name, so a caller can ask for one (`render_date(d, "mdy_slash")`)
+or find the one a given string uses (`date_format_of("3/14/2019")`) and
+write a new value the same way; that makes surrogates format-aware.
+"""
+import datetime as dt
+import re
+from typing import Callable, Dict, List, Optional, Tuple
+
+MONTHS = (
+    "January February March April May June July August September October November December"
+).split()
+MONTH_ABBR = [m[:3] for m in MONTHS]
+WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+SEASONS = ("winter", "spring", "summer", "fall", "autumn")
+
+
+def _ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }".replace(" ", "")
+
+
+# name -> (renderer, kind). kind says how much of the date the form shows:
+# "full" (day, month, year), "md" (no year), "my" (month and year), "y" (year).
+DATE_FORMATS: Dict[str, Tuple[Callable[[dt.date], str], str]] = {
+    "mdy_slash": (lambda d: f"{d.month}/{d.day}/{d.year}", "full"),
+    "mdy_slash0": (lambda d: f"{d.month:02d}/{d.day:02d}/{d.year}", "full"),
+    "mdy_slash2": (lambda d: f"{d.month}/{d.day}/{d.year % 100:02d}", "full"),
+    "mdy_dash": (lambda d: f"{d.month:02d}-{d.day:02d}-{d.year}", "full"),
+    "mdy_dot": (lambda d: f"{d.month}.{d.day}.{d.year % 100:02d}", "full"),
+    "iso": (lambda d: d.isoformat(), "full"),
+    "month_d_y": (lambda d: f"{MONTHS[d.month - 1]} {d.day}, {d.year}", "full"),
+    "mon_d_y": (lambda d: f"{MONTH_ABBR[d.month - 1]} {d.day}, {d.year}", "full"),
+    "mon_d_y_nocomma": (lambda d: f"{MONTH_ABBR[d.month - 1]} {d.day} {d.year}", "full"),
+    "d_month_y": (lambda d: f"{d.day} {MONTHS[d.month - 1]} {d.year}", "full"),
+    "month_ord_y": (lambda d: f"{MONTHS[d.month - 1]} {_ordinal(d.day)}, {d.year}", "full"),
+    "md_slash": (lambda d: f"{d.month}/{d.day}", "md"),
+    "md_slash0": (lambda d: f"{d.month:02d}/{d.day:02d}", "md"),
+    "month_d": (lambda d: f"{MONTHS[d.month - 1]} {d.day}", "md"),
+    "mon_d": (lambda d: f"{MONTH_ABBR[d.month - 1]} {d.day}", "md"),
+    "month_ord": (lambda d: f"{MONTHS[d.month - 1]} {_ordinal(d.day)}", "md"),
+    "month_y": (lambda d: f"{MONTHS[d.month - 1]} {d.year}", "my"),
+    "month_of_y": (lambda d: f"{MONTHS[d.month - 1]} of {d.year}", "my"),
+    "mon_y": (lambda d: f"{MONTH_ABBR[d.month - 1]} {d.year}", "my"),
+    "my_slash": (lambda d: f"{d.month}/{d.year}", "my"),
+    "my_slash2": (lambda d: f"{d.month:02d}/{d.year % 100:02d}", "my"),
+    "month": (lambda d: MONTHS[d.month - 1], "m"),
+    "year": (lambda d: str(d.year), "y"),
+    "year_apos": (lambda d: f"'{d.year % 100:02d}", "y"),
+    "weekday": (lambda d: WEEKDAYS[d.weekday()], "wd"),
+    "weekday_md": (lambda d: f"{WEEKDAYS[d.weekday()]}, {MONTHS[d.month - 1]} {d.day}", "md"),
+    "weekday_mdy": (lambda d: f"{WEEKDAYS[d.weekday()][:3]} {d.month}/{d.day}/{d.year}", "full"),
+}
+
+# Forms for specific dates (visit dates, birth dates) and their weights.
+FULL_DATE_WEIGHTS = {
+    "mdy_slash": 30, "mdy_slash0": 20, "mdy_slash2": 8, "mdy_dash": 4, "mdy_dot": 2, "iso": 4,
+    "month_d_y": 12, "mon_d_y": 5, "mon_d_y_nocomma": 2, "d_month_y": 2, "month_ord_y": 2,
+    "weekday_mdy": 1,
+}
+# Forms for dates mentioned in history (less precise on average).
+HISTORY_DATE_WEIGHTS = {
+    **FULL_DATE_WEIGHTS,
+    "md_slash": 10, "md_slash0": 3, "month_d": 6, "mon_d": 2, "month_ord": 2,
+    "month_y": 14, "month_of_y": 3, "mon_y": 3, "my_slash": 6, "my_slash2": 2,
+    "year": 40, "year_apos": 2, "month": 6, "weekday_md": 1,
+}
+
+
+def render_date(date: dt.date, fmt: str) -> str:
+    return DATE_FORMATS[fmt][0](date)
+
+
+def date_kind(fmt: str) -> str:
+    return DATE_FORMATS[fmt][1]
+
+
+_PROBE = dt.date(2019, 11, 23)  # a Saturday; every field has two digits
+
+
+def _format_regex(fmt: str) -> "re.Pattern[str]":
+    """A regex for every date a format can render, built from the probe."""
+    padded = "03" in render_date(dt.date(2019, 3, 4), fmt) or "04" in render_date(dt.date(2019, 3, 4), fmt)
+    day_or_month = r"\d{2}" if padded else r"\d{1,2}"
+    parts = {
+        "November": "(?:" + "|".join(MONTHS) + ")",
+        "Nov": "(?:" + "|".join(MONTH_ABBR) + ")",
+        "Saturday": "(?:" + "|".join(WEEKDAYS) + ")",
+        "Sat": "(?:" + "|".join(w[:3] for w in WEEKDAYS) + ")",
+        "23rd": r"\d{1,2}(?:st|nd|rd|th)",
+        "2019": r"\d{4}",
+        "19": r"\d{2}",
+        "11": day_or_month,
+        "23": day_or_month,
+    }
+    token = re.compile("|".join(sorted(map(re.escape, parts), key=len, reverse=True)))
+    rendered = render_date(_PROBE, fmt)
+    pattern, position = [], 0
+    for match in token.finditer(rendered):
+        pattern.append(re.escape(rendered[position:match.start()]))
+        pattern.append(parts[match.group(0)])
+        position = match.end()
+    pattern.append(re.escape(rendered[position:]))
+    return re.compile("".join(pattern), re.IGNORECASE)
+
+
+# Padded forms first, so "07/04/2021" is told apart from "7/4/2021".
+_FORMAT_REGEXES = sorted(
+    ((name, _format_regex(name)) for name in DATE_FORMATS),
+    key=lambda item: "\\d{2}" not in item[1].pattern,
+)
+
+
+def date_format_of(text: str) -> Optional[str]:
+    """The name of the format `text` is written in, or None."""
+    text = text.strip()
+    for name, regex in _FORMAT_REGEXES:
+        if regex.fullmatch(text):
+            return name
+    return None
+
+
+# --- ages --------------------------------------------------------------------
+_ONES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+    "fourteen fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def number_to_words(n: int) -> str:
+    """English words for 0..119 ("forty-two"), the way ages are spelled out."""
+    if n < 0 or n > 119:
+        raise ValueError("number_to_words handles 0..119")
+    if n >= 100:
+        rest = n - 100
+        return "one hundred" + (f" {number_to_words(rest)}" if rest else "")
+    if n < 20:
+        return _ONES[n]
+    tens, ones = divmod(n, 10)
+    return _TENS[tens] + (f"-{_ONES[ones]}" if ones else "")
+
+
+_WORD_VALUES = {number_to_words(n): n for n in range(120)}
+
+
+def words_to_number(text: str) -> Optional[int]:
+    return _WORD_VALUES.get(text.strip().lower())
+
+
+# --- phone numbers -------------------------------------------------------------
+PHONE_FORMATS: Dict[str, str] = {
+    "paren": "({a}) {e}-{n}",
+    "paren_nospace": "({a}){e}-{n}",
+    "dash": "{a}-{e}-{n}",
+    "dot": "{a}.{e}.{n}",
+    "space": "{a} {e} {n}",
+    "local": "{e}-{n}",
+    "one_dash": "1-{a}-{e}-{n}",
+    "plain": "{a}{e}{n}",
+}
+PHONE_WEIGHTS = {"paren": 30, "dash": 35, "dot": 6, "space": 3, "local": 6, "one_dash": 4,
+                 "paren_nospace": 4, "plain": 2}
+EXTENSION_FORMATS: List[str] = [" x{x}", " ext. {x}", " ext {x}", " x. {x}", ", ext. {x}", " X{x}"]

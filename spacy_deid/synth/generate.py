@@ -1,0 +1,329 @@
+"""Assemble whole notes: a layout, section headers, bodies from templates.
+
+`generate_notes(n, seed)` yields `Note`s with exact gold PHI mentions;
+`generate_notes_with_info` also yields what went into each note (layout,
+templates, hard phenomena) for the report. Every random choice of a note
+comes from a `random.Random` seeded by (seed, patient, record), so a seed
+fixes the output byte for byte and notes do not depend on each other.
+"""
+import datetime as dt
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterator, List, Optional, Tuple
+
+from ..corpus.note import Note
+from . import fillers
+from .assembler import NoteBuilder, Seg, capitalize_first, fix_articles, strip_segments
+from .context import NoteContext, Patient, draw_clinician, draw_patient
+from .fields import FIELD_POOLS
+from .layouts import BULLETS, FIELD_SEPARATORS, HEADER_STYLES, LAYOUTS, SECTIONS, Section
+from .sentences import POOLS
+from .slots import SLOTS
+from .surrogates import SurrogateGenerator
+from .template import Template, render, select
+
+MIN_WORDS, MAX_WORDS = 300, 2500
+TEMPLATE_HALVES = ("A", "B", "all")
+
+# Probability that each header field appears (by template id).
+HEADER_FIELD_PROBS = {
+    "header.000": .75, "header.001": .4, "header.002": .45, "header.003": .8, "header.004": .35,
+    "header.005": .5, "header.006": .35, "header.007": .3, "header.008": .12, "header.009": .35,
+    "header.010": .25, "header.011": .12, "header.012": .12, "header.013": .2, "header.014": .06,
+    "header.015": .04, "header.016": .06, "header.017": .05, "header.018": .05, "header.019": .05,
+    "header.020": .05, "header.021": .15, "header.022": .2, "header.023": .15, "header.024": .15,
+    "header.025": .2, "header.026": .04, "header.027": .15, "header.028": .04,
+}
+
+
+@dataclass
+class NoteInfo:
+    """What went into a note (for reports; never written to the XML)."""
+
+    note_id: str
+    layout: str
+    words: int
+    phenomena: Counter = field(default_factory=Counter)
+    templates: Counter = field(default_factory=Counter)
+    inserted: List[str] = field(default_factory=list)  # the value inserted per mention, in order
+
+
+@dataclass
+class _Style:
+    header: str
+    separator: str
+    bullet: str
+    newline: str
+    glue: float  # probability of a conjoined-token artifact at a line join
+    verbosity: float
+
+
+def _draw_style(rng: random.Random) -> _Style:
+    def weighted(table):
+        keys = list(table)
+        values = [table[k][1] if isinstance(table[k], tuple) else table[k] for k in keys]
+        return rng.choices(keys, weights=values)[0]
+
+    return _Style(
+        header=weighted(HEADER_STYLES),
+        separator=weighted(FIELD_SEPARATORS),
+        bullet=weighted(BULLETS),
+        newline="\r\n" if rng.random() < 0.04 else "\n",
+        glue=rng.choice((0.0, 0.0, 0.02, 0.05, 0.1)),
+        verbosity=min(2.6, max(0.45, rng.lognormvariate(0.05, 0.4))),
+    )
+
+
+class _NoteWriter:
+    """Renders one note into blocks (lines and paragraphs) of segments."""
+
+    def __init__(self, ctx: NoteContext, style: _Style, half: str):
+        self.ctx, self.style, self.half = ctx, style, half
+        self.rng = ctx.rng
+        self.blocks: List[Tuple[List[Seg], str]] = []  # (segments, separator after)
+
+    # --- rendering helpers -------------------------------------------------------
+    def render(self, source: str, template_id: Optional[str] = None) -> List[Seg]:
+        if template_id:
+            self.ctx.templates_used[template_id] += 1
+        return strip_segments(render(source, self.ctx, SLOTS, self.rng))
+
+    def sentence(self, template: Template) -> List[Seg]:
+        self.ctx.relative = None  # each sentence picks its own relative
+        segs = capitalize_first(fix_articles(self.render(template.source, template.id)))
+        if segs and segs[-1].label is None:
+            text = segs[-1].text.rstrip()
+            segs[-1] = Seg(text)
+        if segs and not re.search(r"[.!?\"')\]]$", segs[-1].text):
+            segs.append(Seg("."))
+        return strip_segments(segs)
+
+    def count(self, section: Section) -> int:
+        low, high = section.count
+        return max(1, round(self.rng.uniform(low, high) * self.style.verbosity))
+
+    def pool(self, name: str) -> List[Template]:
+        return select(POOLS[name], self.half)
+
+    def field_pool(self, name: str) -> List[Template]:
+        return select(FIELD_POOLS[name], self.half)
+
+    def add(self, segs: List[Seg], after: str = "\n") -> None:
+        if segs:
+            self.blocks.append((segs, after))
+
+    # --- sections -------------------------------------------------------------------
+    def header_line(self, section: Section) -> List[Seg]:
+        spelling = self.rng.choice(section.headers)
+        pattern = HEADER_STYLES[self.style.header][0]
+        text = pattern.replace("{h}", spelling).replace("{H}", spelling.upper())
+        return [Seg(text)]
+
+    def section(self, section: Section) -> None:
+        if section.kind == "title":
+            self.title(section)
+            return
+        body: List[List[Seg]] = {
+            "narrative": self.narrative, "fields": self.fields, "list": self.listing, "mse": self.mse,
+        }[section.kind](section)
+        if not body:
+            return
+        if section.headers:
+            header = self.header_line(section)
+            if self.style.header.endswith("inline") and section.kind in ("narrative",):
+                body[0] = strip_segments(header + body[0])
+            else:
+                self.add(header)
+        for i, block in enumerate(body):
+            last = i == len(body) - 1
+            self.add(block, "\n\n" if (last or section.kind == "narrative") and self.rng.random() < 0.7 else "\n")
+
+    def title(self, section: Section) -> None:
+        title = self.rng.choice(section.headers)
+        roll = self.rng.random()
+        if roll < 0.25:
+            self.add(self.render("{hosp:here}"))
+            self.add([Seg(title)])
+        elif roll < 0.35:
+            self.add(self.render("{dept}[ -|,| at] {hosp:here}"))
+            self.add([Seg(title)])
+        elif roll < 0.45:
+            self.add(self.render(f"{title} - {{hosp:abbr}}"))
+        else:
+            self.add([Seg(title)])
+
+    def narrative(self, section: Section) -> List[List[Seg]]:
+        templates = self.pool(section.pool)
+        n = self.count(section)
+        n_plain = round(n * section.plain_share) if section.plain_pool else 0
+        chosen = self.rng.sample(templates, min(len(templates), max(1, n - n_plain)))
+        if n_plain:
+            plain = self.pool(section.plain_pool)
+            chosen += self.rng.sample(plain, min(len(plain), n_plain))
+            self.rng.shuffle(chosen)
+        paragraphs: List[List[Seg]] = [[]]
+        for template in chosen:
+            segs = self.sentence(template)
+            current = paragraphs[-1]
+            if current:
+                if len(current) > 6 and self.rng.random() < 0.25:
+                    paragraphs.append([])
+                    current = paragraphs[-1]
+                else:
+                    joiner = " "
+                    if current[-1].text.endswith(".") and self.rng.random() < self.style.glue / 2:
+                        joiner = ""  # "JMH.Does": no space after the period
+                        self.ctx.phenomena["conjoined_after_period"] += 1
+                    elif self.rng.random() < 0.08:
+                        joiner = "  "
+                    current.append(Seg(joiner))
+            current.extend(segs)
+        for paragraph in paragraphs:
+            # Some notes drop the final period, so a paragraph can end on PHI.
+            if (len(paragraph) > 1 and paragraph[-1].text == "." and paragraph[-2].label
+                    and self.rng.random() < 0.3):
+                paragraph.pop()
+        return [strip_segments(p) for p in paragraphs if p]
+
+    def field_line(self, template: Template) -> List[Seg]:
+        attribute, value = template.source
+        self.ctx.relative = None
+        self.ctx.templates_used[template.id] += 1
+        segs = self.render(attribute) + [Seg(self.style.separator)] + self.render(value)
+        return capitalize_first(fix_articles(strip_segments(segs)))
+
+    def fields(self, section: Section) -> List[List[Seg]]:
+        templates = self.field_pool(section.pool)
+        if section.pool == "header":
+            chosen = [t for t in templates if self.rng.random() < HEADER_FIELD_PROBS.get(t.id, 0.1)]
+            if not chosen:
+                chosen = templates[:1]
+        elif section.pool == "substance":
+            generic, specific = templates[0], templates[1:]
+            n_generic = self.rng.randint(2, 7)
+            chosen = [generic] * n_generic + self.rng.sample(specific, min(len(specific), self.count(section) // 2 + 1))
+            self.rng.shuffle(chosen)
+        else:
+            chosen = self.rng.sample(templates, min(len(templates), self.count(section)))
+        lines = [self.field_line(t) for t in chosen]
+        if section.pool == "signature" and self.rng.random() < 0.5:
+            lines.insert(0, self.render("[Electronically signed by|Signed:|Dictated by|--] {dr:att}[, {cred}|] [on|] {date:visit} [at|] {time}"))
+        return lines
+
+    def listing(self, section: Section) -> List[List[Seg]]:
+        templates = self.pool(section.pool)
+        n = self.count(section)
+        n_plain = round(n * section.plain_share) if section.plain_pool else 0
+        chosen = self.rng.sample(templates, min(len(templates), max(1, n - n_plain)))
+        if n_plain:
+            plain = self.pool(section.plain_pool)
+            chosen += self.rng.sample(plain, min(len(plain), n_plain))
+            self.rng.shuffle(chosen)
+        if section.pool == "med_trials" and n > len(chosen):  # med lists repeat the simple form
+            chosen += [templates[0]] * (n - len(chosen))
+        lines = []
+        for i, template in enumerate(chosen, 1):
+            bullet = self.style.bullet
+            bullet = f"{i}. " if bullet == "#" else f"{i}) " if bullet == "#)" else bullet
+            lines.append(strip_segments([Seg(bullet)] + self.sentence(template)))
+        return lines
+
+    def mse(self, section: Section) -> List[List[Seg]]:
+        items = [(attr, self.rng.choice(values)) for attr, values in fillers.MSE_LINES
+                 if self.rng.random() < 0.85]
+        extra = [self.field_line(t) for t in
+                 self.rng.sample(self.field_pool(section.pool), min(3, self.count(section)))]
+        if self.rng.random() < 0.55:
+            lines = [[Seg(f"{attr}{self.style.separator}{value}")] for attr, value in items]
+        else:
+            text = " ".join(f"{attr}: {value}." if not value.endswith(".") else f"{attr}: {value}"
+                            for attr, value in items)
+            lines = [[Seg(text)]]
+        return lines + extra
+
+    # --- output ------------------------------------------------------------------------
+    def build(self) -> NoteBuilder:
+        builder = NoteBuilder()
+        newline = self.style.newline
+        for i, (segs, after) in enumerate(self.blocks):
+            builder.extend(segs)
+            if i + 1 == len(self.blocks):
+                builder.add(newline)
+                break
+            nxt = self.blocks[i + 1][0]
+            if (self.rng.random() < self.style.glue and re.search(r"\w$", segs[-1].text)
+                    and re.match(r"\w", nxt[0].text)):
+                phi_edge = segs[-1].label is not None or nxt[0].label is not None
+                self.ctx.phenomena["conjoined_phi_boundary" if phi_edge else "conjoined_plain"] += 1
+                continue  # "winterHx": the line break is lost
+            builder.add(after.replace("\n", newline))
+        return builder
+
+
+def _build_note(note_id: str, patient: Patient, visit: dt.date, rng: random.Random,
+                half: str) -> Tuple[Note, NoteInfo]:
+    gen = SurrogateGenerator(rng=rng)
+    facility = gen.choice(patient.hospitals + [gen.hospital()])
+    age_now = patient.age + (visit - patient.first_visit).days // 365
+    ctx = NoteContext(
+        rng=rng, gen=gen, patient=patient, visit_date=visit, age_now=age_now,
+        attending=gen.choice([c for c in patient.clinicians if c.role == "psychiatrist"]
+                             + [draw_clinician(gen, "psychiatrist")] * 2),
+        facility=facility, facility_abbr=SurrogateGenerator.abbreviate(facility) or facility,
+        half=half,
+    )
+    layouts = select(LAYOUTS, half)  # type: ignore[arg-type]
+    layout = rng.choice(layouts)
+    writer = _NoteWriter(ctx, _draw_style(rng), half)
+    for key, probability in layout.sections:
+        if rng.random() < probability:
+            writer.section(SECTIONS[key])
+    builder = writer.build()
+    text = builder.text()
+    note = Note(note_id=note_id, text=text, mentions=list(builder.mentions),
+                patient_id=note_id.split("-")[0])
+    info = NoteInfo(note_id=note_id, layout=layout.id, words=len(text.split()),
+                    phenomena=ctx.phenomena, templates=ctx.templates_used,
+                    inserted=list(builder.inserted))
+    return note, info
+
+
+def generate_note(note_id: str, patient: Patient, visit: dt.date, seed: str,
+                  half: str = "all") -> Tuple[Note, NoteInfo]:
+    """One note of a given length range; retries with derived seeds until
+    its length is between MIN_WORDS and MAX_WORDS words."""
+    for attempt in range(20):
+        note, info = _build_note(note_id, patient, visit, random.Random(f"{seed}:{attempt}"), half)
+        if MIN_WORDS <= info.words <= MAX_WORDS:
+            return note, info
+    return note, info
+
+
+def generate_notes_with_info(n: int, seed: int = 0, templates: str = "all") -> Iterator[Tuple[Note, NoteInfo]]:
+    if templates not in TEMPLATE_HALVES:
+        raise ValueError(f"templates must be one of {TEMPLATE_HALVES}, not {templates!r}")
+    produced, patient_number = 0, 100
+    while produced < n:
+        patient_number += 1
+        patient_rng = random.Random(f"spacy-deid-synth:{seed}:{templates}:patient:{patient_number}")
+        patient = draw_patient(SurrogateGenerator(rng=patient_rng))
+        records = min(n - produced, patient_rng.choices((1, 2, 3, 4), weights=(55, 25, 14, 6))[0])
+        visit = patient.first_visit
+        for record in range(1, records + 1):
+            note_id = f"{patient_number}-{record:02d}"
+            yield generate_note(note_id, patient, visit,
+                                f"spacy-deid-synth:{seed}:{templates}:note:{note_id}", templates)
+            visit += dt.timedelta(days=patient_rng.randint(7, 400))
+            produced += 1
+
+
+def generate_notes(n: int, seed: int = 0, templates: str = "all") -> Iterator[Note]:
+    """`n` fictional psychiatric intake notes with gold PHI mentions.
+
+    `templates` is "A", "B" or "all": notes from one half of the layouts and
+    templates only, so train and test notes can come from disjoint templates.
+    """
+    for note, _ in generate_notes_with_info(n, seed, templates):
+        yield note
