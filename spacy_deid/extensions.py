@@ -3,7 +3,7 @@
 Call `install_extensions()` wherever an extension is needed; it is idempotent
 and never overrides an extension someone else registered.
 """
-from typing import Any, Dict, Tuple
+from typing import Any, Callable, Dict, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
@@ -21,6 +21,27 @@ DOC_EXTENSIONS: Dict[str, Any] = {
 SPAN_EXTENSIONS: Dict[str, Any] = {}
 TOKEN_EXTENSIONS: Dict[str, Any] = {}
 
+# Span group written by the reconciler (spacy_deid/pipeline/reconciler.py): one
+# span per final entity, its `id_` a provenance string such as
+# "rule:phone_nanp|correct:fax_context". Span groups travel through DocBin.
+PROVENANCE_KEY = "phi_provenance"
+
+
+def _phi_source(span: Span) -> Any:
+    """Why a PHI span is there: the reconciler's provenance string, or None."""
+    group = span.doc.spans.get(PROVENANCE_KEY)
+    if group is None:
+        return None
+    for twin in group:
+        if twin.start == span.start and twin.end == span.end:
+            return twin.id_ or None
+    return None
+
+
+# name -> getter, for values computed from the Doc rather than stored.
+SPAN_GETTERS: Dict[str, Callable[[Span], Any]] = {"phi_source": _phi_source}
+
+
 _TARGETS: Tuple[Tuple[Any, Dict[str, Any]], ...] = (
     (Doc, DOC_EXTENSIONS),
     (Span, SPAN_EXTENSIONS),
@@ -34,3 +55,6 @@ def install_extensions() -> None:
         for name, default in extensions.items():
             if not cls.has_extension(name):
                 cls.set_extension(name, default=default)
+    for name, getter in SPAN_GETTERS.items():
+        if not Span.has_extension(name):
+            Span.set_extension(name, getter=getter)

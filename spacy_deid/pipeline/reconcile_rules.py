@@ -1,0 +1,208 @@
+"""Rules and guard lists of the `deid_reconciler` component, as data.
+
+Rules (JSONL, one object per line, each with an `id`) say when a mention of a
+given type is relabelled or dropped; guard and cue lists (JSON, name -> list
+of lower-case strings) are referenced by name from the rules and used by the
+reconciliation and propagation steps. Both ship in `spacy_deid/data/`
+(`reconciler_rules.jsonl`, `reconciler_lists.json`), arrive in the component
+through `initialize(..., rules=...)` (usually from the registered loader
+`spacy-deid.ReconcilerRules.v1`) and are saved with the pipeline.
+
+Rule fields:
+    id           unique name, written into the provenance of what it changes
+    step         "correct" (one mention at a time) or "reconcile" (every
+                 mention of the same string in the note)
+    kind         "context"   a cue within `before`/`after` tokens of the mention,
+                             nearer than any `unless` cue;
+                 "attribute" the mention lies in the value of an attribute whose
+                             normalised name is in the list `attributes`;
+                 "lexicon"   the normalised mention text is (`match`="in") or
+                             is not (`match`="not_in") in the list `lexicon`
+    labels       the types the rule applies to
+    relabel      the new type, or null to drop the mention
+"""
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Pattern, Tuple
+
+import srsly
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.util import registry
+
+from .. import labels
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DEFAULT_RULES_PATH = DATA_DIR / "reconciler_rules.jsonl"
+DEFAULT_LISTS_PATH = DATA_DIR / "reconciler_lists.json"
+
+STEPS = ("correct", "reconcile")
+KINDS = ("context", "attribute", "lexicon")
+MATCHES = ("in", "not_in")
+# Lists every rule set must have: the steps read them directly.
+LABEL_LISTS = ("reconcile_labels", "propagate_labels", "case_insensitive_labels", "numeric_labels")
+GUARD_LISTS = ("stop_words", "common_words", "clinical_terms")
+REQUIRED_LISTS = LABEL_LISTS + GUARD_LISTS
+
+
+class ReconcilerRuleError(ValueError):
+    """A reconciler rule or list that cannot be used (names the rule, never note text)."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    step: str
+    kind: str
+    labels: FrozenSet[str]
+    relabel: Optional[str]
+    cues: Tuple[str, ...] = ()
+    unless: Tuple[str, ...] = ()
+    before: int = 0
+    after: int = 0
+    attributes: Optional[str] = None
+    lexicon: Optional[str] = None
+    match: str = "in"
+    description: str = field(default="", compare=False)
+
+
+def normalize_value(text: str) -> str:
+    """Lower case, periods dropped, spaces collapsed: "N.Y." -> "ny", "New  York" -> "new york"."""
+    return " ".join(text.lower().replace(".", "").split())
+
+
+def _cue_fragment(cue: str) -> str:
+    """A regex for one cue: its words separated by any whitespace, anchored on
+    word boundaries only where the cue starts/ends with a letter or digit (so
+    "f:" also matches "F:555")."""
+    body = r"\s+".join(re.escape(word) for word in cue.split())
+    if cue[:1].isalnum():
+        body = r"(?<![0-9a-z])" + body
+    if cue[-1:].isalnum():
+        body = body + r"(?![0-9a-z])"
+    return body
+
+
+def compile_cues(cues: Iterable[str]) -> Optional[Pattern[str]]:
+    """One compiled alternation for a list of cues (longest first), or None if empty."""
+    cues = sorted({c.strip().lower() for c in cues if c.strip()}, key=lambda c: (-len(c), c))
+    if not cues:
+        return None
+    return re.compile("|".join(_cue_fragment(c) for c in cues))
+
+
+class RuleSet:
+    """Validated rules and lists, with the cue regexes compiled once."""
+
+    def __init__(self, rules: List[Dict[str, Any]], lists: Dict[str, List[str]], source: str = "<rules>"):
+        self.source = source
+        self.raw_rules = [dict(r) for r in rules]
+        self.raw_lists = {k: list(v) for k, v in lists.items() if not k.startswith("_")}
+        for name in REQUIRED_LISTS:
+            if name not in self.raw_lists:
+                raise ReconcilerRuleError(f"{source}: list {name!r} is missing")
+        self.lists: Dict[str, FrozenSet[str]] = {
+            name: frozenset(v.strip().lower() for v in values) for name, values in self.raw_lists.items()
+        }
+        for name in LABEL_LISTS:
+            bad = sorted(set(self.raw_lists[name]) - set(labels.SUBTYPES))
+            if bad:
+                raise ReconcilerRuleError(f"{source}: list {name!r} has unknown types {bad}")
+        self.label_lists = {name: frozenset(self.raw_lists[name]) for name in LABEL_LISTS}
+        # Words that are never propagated on their own: the lists plus spaCy's stop words.
+        self.guard_words: FrozenSet[str] = frozenset(STOP_WORDS).union(
+            *(self.lists[name] for name in GUARD_LISTS)
+        )
+        self.rules: List[Rule] = [self._parse(r) for r in self.raw_rules]
+        ids = [r.id for r in self.rules]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ReconcilerRuleError(f"{source}: duplicate rule ids {dupes}")
+        self._cue_cache: Dict[Tuple[str, ...], Optional[Pattern[str]]] = {}
+
+    @classmethod
+    def from_data(cls, data: Dict[str, Any], source: str = "<rules>") -> "RuleSet":
+        """From `{"rules": [...], "lists": {...}}`, the loader's return value."""
+        if not isinstance(data, dict) or "rules" not in data or "lists" not in data:
+            raise ReconcilerRuleError(f"{source}: expected a dict with 'rules' and 'lists'")
+        return cls(list(data["rules"]), dict(data["lists"]), source=source)
+
+    def to_data(self) -> Dict[str, Any]:
+        return {"rules": [dict(r) for r in self.raw_rules], "lists": {k: list(v) for k, v in self.raw_lists.items()}}
+
+    def _parse(self, raw: Dict[str, Any]) -> Rule:
+        rule_id = raw.get("id")
+        where = f"{self.source}: rule {rule_id!r}"
+        if not rule_id or not isinstance(rule_id, str):
+            raise ReconcilerRuleError(f"{self.source}: a rule has no id")
+        step, kind = raw.get("step"), raw.get("kind")
+        if step not in STEPS:
+            raise ReconcilerRuleError(f"{where}: step must be one of {STEPS}")
+        if kind not in KINDS:
+            raise ReconcilerRuleError(f"{where}: kind must be one of {KINDS}")
+        rule_labels = frozenset(raw.get("labels") or ())
+        if not rule_labels or not rule_labels <= set(labels.SUBTYPES):
+            raise ReconcilerRuleError(f"{where}: labels must be a non-empty list of subtypes")
+        relabel = raw.get("relabel")
+        if relabel is not None and relabel not in labels.SUBTYPES:
+            raise ReconcilerRuleError(f"{where}: relabel must be a subtype or null")
+        if relabel is None and step == "reconcile":
+            raise ReconcilerRuleError(f"{where}: reconcile rules relabel, they cannot drop")
+        cues = tuple(raw.get("cues") or ())
+        unless = tuple(raw.get("unless") or ())
+        needed = list(cues + unless)
+        if kind == "context" and not cues:
+            raise ReconcilerRuleError(f"{where}: a context rule needs cues")
+        if kind == "attribute":
+            if not raw.get("attributes"):
+                raise ReconcilerRuleError(f"{where}: an attribute rule needs 'attributes'")
+            needed.append(raw["attributes"])
+        if kind == "lexicon":
+            if not raw.get("lexicon"):
+                raise ReconcilerRuleError(f"{where}: a lexicon rule needs 'lexicon'")
+            needed.append(raw["lexicon"])
+            if raw.get("match", "in") not in MATCHES:
+                raise ReconcilerRuleError(f"{where}: match must be one of {MATCHES}")
+        for name in needed:
+            if name not in self.lists:
+                raise ReconcilerRuleError(f"{where}: unknown list {name!r}")
+        before, after = int(raw.get("before", 0)), int(raw.get("after", 0))
+        if before < 0 or after < 0:
+            raise ReconcilerRuleError(f"{where}: before/after must be >= 0")
+        return Rule(
+            id=rule_id, step=step, kind=kind, labels=rule_labels, relabel=relabel,
+            cues=cues, unless=unless, before=before, after=after,
+            attributes=raw.get("attributes"), lexicon=raw.get("lexicon"),
+            match=raw.get("match", "in"), description=raw.get("description", ""),
+        )
+
+    def for_step(self, step: str) -> List[Rule]:
+        return [r for r in self.rules if r.step == step]
+
+    def cue_regex(self, names: Tuple[str, ...]) -> Optional[Pattern[str]]:
+        """The compiled alternation of all cues in the named lists."""
+        if names not in self._cue_cache:
+            self._cue_cache[names] = compile_cues(c for n in names for c in self.lists[n])
+        return self._cue_cache[names]
+
+
+def read_rules(rules_path: Path, lists_path: Path) -> Dict[str, Any]:
+    """Read a rules JSONL and a lists JSON file into the loader's dict."""
+    for path in (rules_path, lists_path):
+        if not Path(path).is_file():
+            raise ReconcilerRuleError(f"reconciler rules: file not found: {path}")
+    data = {"rules": list(srsly.read_jsonl(rules_path)), "lists": srsly.read_json(lists_path)}
+    RuleSet.from_data(data, source=str(rules_path))  # fail early, naming the file
+    return data
+
+
+@registry.misc("spacy-deid.ReconcilerRules.v1")
+def make_reconciler_rules(
+    rules_path: Optional[str] = None, lists_path: Optional[str] = None
+) -> Dict[str, Any]:
+    """Load reconciler rules and lists (the packaged ones where a path is None),
+    for `[initialize.components.<name>.rules]`."""
+    return read_rules(
+        Path(rules_path) if rules_path else DEFAULT_RULES_PATH,
+        Path(lists_path) if lists_path else DEFAULT_LISTS_PATH,
+    )

@@ -1,0 +1,339 @@
+"""The four steps of the global-consistency reconciler, as plain functions.
+
+They work on `Mention`s (token offsets, a label, a provenance trail) so that
+each step can be tested, and switched off, on its own. The seed is section
+3.3.4 of the hybrid CEGS N-GRID system; propagation follows the "trusted
+PHI" idea of the i2b2 2006 systems.
+"""
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from spacy.tokens import Doc, Token
+
+from .. import labels
+from .reconcile_rules import Rule, RuleSet, normalize_value
+
+NER_SOURCE = "ner"
+RULE_SOURCE = "rule"
+# Person-name types for partial-name matching (USERNAME is not a person's name).
+PERSON_LABELS = (labels.PATIENT, labels.DOCTOR)
+
+
+@dataclass
+class Mention:
+    start: int
+    end: int
+    label: str
+    provenance: List[str] = field(default_factory=list)
+    # Position in the input, for deterministic tie-breaking.
+    order: int = 0
+
+    def overlaps(self, other: "Mention") -> bool:
+        return self.start < other.end and other.start < self.end
+
+    def relabel(self, label: str, step: str, rule_id: str) -> None:
+        self.label = label
+        self.provenance.append(f"{step}:{rule_id}")
+
+    @property
+    def provenance_string(self) -> str:
+        return "|".join(self.provenance)
+
+
+# --- (1) merge ---------------------------------------------------------------
+
+
+def resolve_overlaps(mentions: Iterable[Mention]) -> List[Mention]:
+    """Non-overlapping subset: longest first, then earliest start, then input order."""
+    kept: List[Mention] = []
+    for m in sorted(mentions, key=lambda m: (-(m.end - m.start), m.start, m.order)):
+        if not any(m.overlaps(k) for k in kept):
+            kept.append(m)
+    return sorted(kept, key=lambda m: m.start)
+
+
+def merge_mentions(rule_mentions: Sequence[Mention], ner_mentions: Sequence[Mention]) -> List[Mention]:
+    """Rule mentions win over every NER mention they overlap (rules are more precise).
+
+    A rule mention that the NER found identically records "merge:ner_agrees";
+    one that displaced a different NER mention records "merge:over_ner".
+    """
+    rules = resolve_overlaps(rule_mentions)
+    kept_ner = []
+    for n in ner_mentions:
+        hits = [r for r in rules if r.overlaps(n)]
+        if not hits:
+            kept_ner.append(n)
+            continue
+        for r in hits:
+            same = (r.start, r.end, r.label) == (n.start, n.end, n.label)
+            note = "merge:ner_agrees" if same else "merge:over_ner"
+            if note not in r.provenance:
+                r.provenance.append(note)
+    return sorted(rules + resolve_overlaps(kept_ner), key=lambda m: m.start)
+
+
+# --- context, attributes, lexicons ---------------------------------------------
+
+
+def token_attributes(doc: Doc, attributes_key: Optional[str]) -> List[Set[str]]:
+    """For each token, the normalised names of the attributes whose value holds it.
+
+    Reads `doc.spans[attributes_key]` and `Token._.attribute_name`, whichever is there.
+    """
+    names: List[Set[str]] = [set() for _ in range(len(doc))]
+    if attributes_key and attributes_key in doc.spans:
+        for span in doc.spans[attributes_key]:
+            for i in range(span.start, span.end):
+                names[i].add(span.label_.lower())
+    if Token.has_extension("attribute_name"):
+        for token in doc:
+            value = token._.attribute_name
+            if value:
+                names[token.i].add(str(value).lower())
+    return names
+
+
+def _nearest(pattern, text: str, from_end: bool) -> Optional[int]:
+    """Distance in characters from the mention to the nearest cue in a window text."""
+    if pattern is None:
+        return None
+    best = None
+    for match in pattern.finditer(text.lower()):
+        distance = len(text) - match.end() if from_end else match.start()
+        if best is None or distance < best:
+            best = distance
+    return best
+
+
+def context_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet) -> bool:
+    """A cue within the windows, nearer to the mention than any `unless` cue."""
+    windows = []
+    if rule.before and mention.start > 0:
+        first = max(0, mention.start - rule.before)
+        windows.append((doc.text[doc[first].idx: doc[mention.start].idx], True))
+    if rule.after and mention.end < len(doc):
+        last = doc[min(len(doc), mention.end + rule.after) - 1]
+        end_char = doc[mention.end - 1].idx + len(doc[mention.end - 1].text)
+        windows.append((doc.text[end_char: last.idx + len(last.text)], False))
+    cue, unless = rules.cue_regex(rule.cues), rules.cue_regex(rule.unless)
+    cue_d = unless_d = None
+    for text, from_end in windows:
+        d = _nearest(cue, text, from_end)
+        if d is not None and (cue_d is None or d < cue_d):
+            cue_d = d
+        d = _nearest(unless, text, from_end)
+        if d is not None and (unless_d is None or d < unless_d):
+            unless_d = d
+    return cue_d is not None and (unless_d is None or cue_d < unless_d)
+
+
+def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: List[Set[str]]) -> bool:
+    """Whether `rule` applies to `mention` (its label is checked by the caller)."""
+    if rule.kind == "context":
+        return context_fires(doc, mention, rule, rules)
+    if rule.kind == "attribute":
+        wanted = rules.lists[rule.attributes]
+        return any(attrs[i] & wanted for i in range(mention.start, mention.end))
+    value = normalize_value(doc[mention.start: mention.end].text)
+    found = value in rules.lists[rule.lexicon]
+    return found if rule.match == "in" else not found
+
+
+# --- (2) error correction ------------------------------------------------------
+
+
+def correct_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet, attrs: List[Set[str]]) -> List[Mention]:
+    """Apply the "correct" rules in file order; the first rule that fires on a
+    mention decides (so a mention is changed at most once). Dropped mentions
+    are returned second, for the record."""
+    step_rules = rules.for_step("correct")
+    kept = []
+    for m in mentions:
+        dropped = False
+        for rule in step_rules:
+            if m.label in rule.labels and rule_fires(doc, m, rule, rules, attrs):
+                if rule.relabel is None:
+                    m.provenance.append(f"correct:{rule.id}")
+                    dropped = True
+                elif rule.relabel != m.label:
+                    m.relabel(rule.relabel, "correct", rule.id)
+                break
+        if not dropped:
+            kept.append(m)
+    return kept
+
+
+# --- (3) global reconciliation -------------------------------------------------
+
+
+def string_key(doc: Doc, mention: Mention) -> Tuple[str, ...]:
+    """Mentions with the same lower-cased tokens are the same string."""
+    return tuple(t.lower_ for t in doc[mention.start: mention.end])
+
+
+def reconcile_mentions(
+    doc: Doc, mentions: List[Mention], rules: RuleSet, attrs: List[Set[str]],
+    min_count: int = 2, partial_names: bool = True,
+) -> None:
+    """Make mentions of the same string agree on a type, in place.
+
+    Per group of same-string mentions (types in the `reconcile_labels` list):
+    the first "reconcile" cue rule that fires on any member relabels every
+    member of the rule's types; otherwise a type seen at least `min_count`
+    times, and more often than any other, wins (a tie changes nothing).
+    """
+    allowed = rules.label_lists["reconcile_labels"]
+    groups: Dict[Tuple[str, ...], List[Mention]] = defaultdict(list)
+    for m in mentions:
+        if m.label in allowed:
+            groups[string_key(doc, m)].append(m)
+    step_rules = rules.for_step("reconcile")
+    settled: Set[int] = set()
+    for members in groups.values():
+        decided = False
+        for rule in step_rules:
+            if any(m.label in rule.labels and rule_fires(doc, m, rule, rules, attrs) for m in members):
+                for m in members:
+                    if m.label in rule.labels and m.label != rule.relabel:
+                        m.relabel(rule.relabel, "reconcile", rule.id)
+                decided = True
+                break
+        if not decided:
+            decided = _count_types(members, min_count)
+        if decided:
+            settled.update(id(m) for m in members)
+    if partial_names:
+        _reconcile_partial_names(doc, mentions, rules, settled)
+
+
+def _count_types(members: List[Mention], min_count: int) -> bool:
+    """Type counting: the strictly most frequent type, seen >= min_count times, wins."""
+    counts = Counter(m.label for m in members)
+    if len(counts) < 2:
+        return len(members) >= min_count
+    ranked = counts.most_common()
+    (best, n), runner_up = ranked[0], ranked[1][1]
+    if n < min_count or n == runner_up:
+        return False
+    for m in members:
+        if m.label != best:
+            m.relabel(best, "reconcile", "count")
+    return True
+
+
+def _reconcile_partial_names(doc: Doc, mentions: List[Mention], rules: RuleSet, settled: Set[int]) -> None:
+    """A one-token person name that is a word of longer person names of a single
+    type takes that type ("John Smith" DOCTOR ... "Smith" PATIENT -> DOCTOR),
+    unless its own group was already settled by a cue rule or by counting."""
+    word_types: Dict[str, Set[str]] = defaultdict(set)
+    for m in mentions:
+        if m.label in PERSON_LABELS and m.end - m.start >= 2:
+            for t in doc[m.start: m.end]:
+                if t.is_alpha and len(t) > 1 and t.lower_ not in rules.guard_words:
+                    word_types[t.lower_].add(m.label)
+    for m in mentions:
+        if m.label not in PERSON_LABELS or m.end - m.start != 1 or id(m) in settled:
+            continue
+        types = word_types.get(doc[m.start].lower_)
+        if types and len(types) == 1 and m.label not in types:
+            m.relabel(next(iter(types)), "reconcile", "partial_name")
+
+
+# --- (4) propagation -------------------------------------------------------------
+
+
+def propagatable(doc: Doc, mention: Mention, rules: RuleSet, min_length: int) -> bool:
+    """Whether a labelled string is trusted enough to label its other occurrences.
+
+    Refused: types outside `propagate_labels`; strings shorter than
+    `min_length` characters (spaces ignored); strings with no letter or digit;
+    strings made only of stop words, common words and clinical terms (or one
+    of those as a whole); digit-only strings of types that are not IDs or
+    contact numbers (years, ages, counts).
+    """
+    if mention.label not in rules.label_lists["propagate_labels"]:
+        return False
+    tokens = doc[mention.start: mention.end]
+    compact = "".join(t.text for t in tokens)
+    if len(compact) < min_length or not any(c.isalnum() for c in compact):
+        return False
+    if all(t.lower_ in rules.guard_words or not any(c.isalnum() for c in t.text) for t in tokens):
+        return False
+    if normalize_value(tokens.text) in rules.guard_words:
+        return False
+    if compact.isdigit() and mention.label not in rules.label_lists["numeric_labels"]:
+        return False
+    return True
+
+
+def propagate_mentions(
+    doc: Doc, mentions: List[Mention], rules: RuleSet, min_length: int = 3
+) -> List[Mention]:
+    """New mentions for unlabelled, token-aligned occurrences of trusted strings.
+
+    Matching is case-insensitive for the types in `case_insensitive_labels`
+    (names, places), exact otherwise; an all-lower-case occurrence of a string
+    only ever seen capitalised is skipped ("Hope" the name, "hope" the word).
+    A string labelled with two types in the note is ambiguous and skipped.
+    Longer strings go first; new mentions never overlap existing ones.
+    """
+    case_insensitive = rules.label_lists["case_insensitive_labels"]
+    trusted: Dict[Tuple[str, ...], Dict] = {}
+    for m in mentions:
+        if not propagatable(doc, m, rules, min_length):
+            continue
+        tokens = doc[m.start: m.end]
+        entry = trusted.setdefault(
+            tuple(t.lower_ for t in tokens), {"labels": set(), "forms": set(), "ci": True}
+        )
+        entry["labels"].add(m.label)
+        entry["forms"].add(tuple(t.text for t in tokens))
+        entry["ci"] = entry["ci"] and m.label in case_insensitive
+    by_first: Dict[str, List[Tuple[str, ...]]] = defaultdict(list)
+    for key, entry in trusted.items():
+        if len(entry["labels"]) == 1:
+            by_first[key[0]].append(key)
+    for keys in by_first.values():
+        keys.sort(key=lambda k: (-len(k), k))
+    occupied = [False] * len(doc)
+    for m in mentions:
+        for i in range(m.start, m.end):
+            occupied[i] = True
+    new: List[Mention] = []
+    i = 0
+    while i < len(doc):
+        length = _match_at(doc, i, by_first, trusted, occupied) if not occupied[i] else 0
+        if not length:
+            i += 1
+            continue
+        key = tuple(t.lower_ for t in doc[i: i + length])
+        label = next(iter(trusted[key]["labels"]))
+        new.append(Mention(i, i + length, label, ["propagate"]))
+        for j in range(i, i + length):
+            occupied[j] = True
+        i += length
+    return new
+
+
+def _match_at(doc, i, by_first, trusted, occupied) -> int:
+    for key in by_first.get(doc[i].lower_, ()):
+        end = i + len(key)
+        if end > len(doc) or any(occupied[i:end]):
+            continue
+        tokens = doc[i:end]
+        if tuple(t.lower_ for t in tokens) != key:
+            continue
+        entry = trusted[key]
+        forms = tuple(t.text for t in tokens)
+        if forms in entry["forms"]:
+            return len(key)
+        if not entry["ci"]:
+            continue
+        lower_occurrence = not any(c.isupper() for c in "".join(forms))
+        always_cased = all(any(c.isupper() for c in "".join(f)) for f in entry["forms"])
+        if lower_occurrence and always_cased:
+            continue
+        return len(key)
+    return 0

@@ -1,0 +1,595 @@
+"""The global-consistency reconciler (`deid_reconciler`): one block per step,
+the switches, provenance, rule data, serialisation and the config path."""
+import json
+
+import pytest
+import spacy
+from spacy.tokens import Doc, DocBin, Span, SpanGroup, Token
+
+from spacy_deid import labels
+from spacy_deid.extensions import PROVENANCE_KEY
+from spacy_deid.pipeline.reconcile_rules import (
+    DEFAULT_LISTS_PATH,
+    DEFAULT_RULES_PATH,
+    ReconcilerRuleError,
+    RuleSet,
+    compile_cues,
+    make_reconciler_rules,
+    normalize_value,
+)
+from spacy_deid.pipeline.reconcile_steps import Mention, resolve_overlaps
+
+ALL_OFF = {"merge": False, "correct": False, "reconcile": False, "propagate": False}
+
+
+def make_nlp(**config):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_reconciler", config=config)
+    return nlp
+
+
+def find(doc, text, nth=0):
+    """Token span of the nth occurrence of `text` in the doc (must be token-aligned)."""
+    start = -1
+    for _ in range(nth + 1):
+        start = doc.text.index(text, start + 1)
+    span = doc.char_span(start, start + len(text))
+    assert span is not None, f"not token-aligned: {text!r}"
+    return span.start, span.end
+
+
+def build(nlp, text, ner=(), rules=(), attributes=()):
+    """A doc with NER predictions in doc.ents, rule hits and attribute values.
+
+    ner: (substring, label[, nth]); rules: (substring, label, pattern_id[, nth]);
+    attributes: (substring, attribute_name[, nth]).
+    """
+    doc = nlp.make_doc(text)
+    ents = []
+    for item in ner:
+        s, e = find(doc, item[0], *item[2:])
+        ents.append(Span(doc, s, e, label=item[1]))
+    doc.ents = ents
+    hits = []
+    for item in rules:
+        s, e = find(doc, item[0], *item[3:])
+        hits.append(Span(doc, s, e, label=item[1], span_id=item[2]))
+    if rules:
+        doc.spans["phi_rules"] = SpanGroup(doc, name="phi_rules", spans=hits)
+    values = []
+    for item in attributes:
+        s, e = find(doc, item[0], *item[2:])
+        values.append(Span(doc, s, e, label=item[1]))
+    if attributes:
+        doc.spans["attributes"] = SpanGroup(doc, name="attributes", spans=values)
+    return doc
+
+
+def run(nlp, doc):
+    return nlp.get_pipe("deid_reconciler")(doc)
+
+
+def ents(doc):
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+# --- factory -----------------------------------------------------------------
+
+
+def test_factory_defaults_and_packaged_rules():
+    nlp = make_nlp()
+    rec = nlp.get_pipe("deid_reconciler")
+    assert (rec.merge, rec.correct, rec.reconcile, rec.propagate) == (True, True, True, True)
+    assert rec.min_count == 2 and rec.ner_key is None and rec.rules_key == "phi_rules"
+    assert {"fax_context", "state_us_only", "hospital_school_context", "doctor_title_cue"} <= set(rec.rule_ids)
+    assert "doc.ents" in nlp.get_pipe_meta("deid_reconciler").assigns
+
+
+def test_works_without_any_input_groups():
+    nlp = make_nlp()
+    doc = run(nlp, nlp.make_doc("Nothing to see here."))
+    assert list(doc.ents) == [] and len(doc.spans[PROVENANCE_KEY]) == 0
+
+
+# --- (1) merge -----------------------------------------------------------------
+
+TEXT_MERGE = "Call 617-555-0100 on 2019-03-04 please."
+
+
+def test_merge_rule_wins_over_overlapping_ner():
+    nlp = make_nlp(correct=False, reconcile=False, propagate=False)
+    doc = build(
+        nlp, TEXT_MERGE,
+        ner=[("617-555-0100", labels.DATE), ("2019", labels.DATE)],
+        rules=[("617-555-0100", labels.PHONE, "phone_nanp"), ("2019-03-04", labels.DATE, "date_iso")],
+    )
+    run(nlp, doc)
+    assert ents(doc) == [("617-555-0100", labels.PHONE), ("2019-03-04", labels.DATE)]
+    assert doc.ents[0]._.phi_source == "rule:phone_nanp|merge:over_ner"
+
+
+def test_merge_keeps_ner_outside_rules_and_records_agreement():
+    nlp = make_nlp(correct=False, reconcile=False, propagate=False)
+    doc = build(
+        nlp, "Seen by Jones at 617-555-0100 .",
+        ner=[("Jones", labels.DOCTOR), ("617-555-0100", labels.PHONE)],
+        rules=[("617-555-0100", labels.PHONE, "phone_nanp")],
+    )
+    run(nlp, doc)
+    assert ents(doc) == [("Jones", labels.DOCTOR), ("617-555-0100", labels.PHONE)]
+    assert [e._.phi_source for e in doc.ents] == ["ner", "rule:phone_nanp|merge:ner_agrees"]
+
+
+def test_merge_resolves_overlapping_ner_mentions_deterministically():
+    nlp = make_nlp(ner_key="ner_preds", correct=False, reconcile=False, propagate=False)
+    doc = nlp.make_doc("Mary Ann Lee visited Boston General Hospital today.")
+    s1, e1 = find(doc, "Mary Ann")
+    s2, e2 = find(doc, "Ann Lee")
+    s3, e3 = find(doc, "Boston")
+    s4, e4 = find(doc, "Boston General Hospital")
+    doc.spans["ner_preds"] = [
+        Span(doc, s1, e1, labels.PATIENT), Span(doc, s2, e2, labels.DOCTOR),
+        Span(doc, s3, e3, labels.CITY), Span(doc, s4, e4, labels.HOSPITAL),
+    ]
+    run(nlp, doc)
+    # equal length: the earlier one; different length: the longer one
+    assert ents(doc) == [("Mary Ann", labels.PATIENT), ("Boston General Hospital", labels.HOSPITAL)]
+
+
+def test_merge_off_means_ner_only():
+    nlp = make_nlp(**ALL_OFF)
+    doc = build(
+        nlp, TEXT_MERGE, ner=[("2019", labels.DATE)],
+        rules=[("617-555-0100", labels.PHONE, "phone_nanp")],
+    )
+    run(nlp, doc)
+    assert ents(doc) == [("2019", labels.DATE)]
+
+
+def test_rule_hits_without_id_and_overlapping_rules():
+    nlp = make_nlp(correct=False, reconcile=False, propagate=False)
+    doc = nlp.make_doc("Call 617-555-0100 now")
+    s, e = find(doc, "617-555-0100")
+    doc.spans["phi_rules"] = [Span(doc, s, e, labels.PHONE), Span(doc, s, s + 1, labels.ZIP)]
+    run(nlp, doc)
+    assert ents(doc) == [("617-555-0100", labels.PHONE)]
+    assert doc.ents[0]._.phi_source == "rule"
+
+
+def test_resolve_overlaps_is_order_independent():
+    a, b, c = Mention(0, 2, labels.PATIENT, order=0), Mention(1, 3, labels.DOCTOR, order=1), Mention(5, 6, labels.CITY, order=2)
+    first = [(m.start, m.end, m.label) for m in resolve_overlaps([a, b, c])]
+    second = [(m.start, m.end, m.label) for m in resolve_overlaps([c, b, a])]
+    assert first == second == [(0, 2, labels.PATIENT), (5, 6, labels.CITY)]
+
+
+# --- (2) error correction ---------------------------------------------------------
+
+CORRECTION_CASES = [
+    # id, text, mention, given label, expected label (None: dropped), provenance
+    ("fax_cue", "Fax: 617-555-0100", "617-555-0100", labels.PHONE, labels.FAX, "correct:fax_context"),
+    ("fax_short_cue", "F: 617-555-0100", "617-555-0100", labels.PHONE, labels.FAX, "correct:fax_context"),
+    ("phone_cue_nearer", "fax or cell 617-555-0100", "617-555-0100", labels.PHONE, labels.PHONE, None),
+    ("phone_no_cue", "reach her at 617-555-0100", "617-555-0100", labels.PHONE, labels.PHONE, None),
+    ("fax_to_phone", "Tel: 617-555-0100", "617-555-0100", labels.FAX, labels.PHONE, "correct:phone_context"),
+    ("state_name", "moved to Ohio last year", "Ohio", labels.STATE, labels.STATE, None),
+    ("state_postal", "Springfield , MA 01101", "MA", labels.STATE, labels.STATE, None),
+    ("state_dotted", "lives in N.Y. now", "N.Y.", labels.STATE, labels.STATE, None),
+    ("state_multiword", "born in New Hampshire", "New Hampshire", labels.STATE, labels.STATE, None),
+    ("state_not_us", "moved to Ontario last year", "Ontario", labels.STATE, None, "correct:state_us_only"),
+    ("hospital_school", "she is a senior at Westbrook Academy now", "Westbrook Academy", labels.HOSPITAL,
+     labels.ORGANIZATION, "correct:hospital_school_context"),
+    ("hospital_employer", "he works at Acme Clinic as a cook", "Acme Clinic", labels.HOSPITAL,
+     labels.ORGANIZATION, "correct:hospital_school_context"),
+    ("hospital_plain", "admitted to Acme Clinic overnight", "Acme Clinic", labels.HOSPITAL, labels.HOSPITAL, None),
+    ("patient_dr", "followed by Dr. Quill since", "Quill", labels.PATIENT, labels.DOCTOR,
+     "correct:patient_title_before"),
+    ("patient_md", "letter from Anna Quill , MD today", "Anna Quill", labels.PATIENT, labels.DOCTOR,
+     "correct:patient_credential_after"),
+    ("patient_licsw", "met Anna Quill LICSW weekly", "Anna Quill", labels.PATIENT, labels.DOCTOR,
+     "correct:patient_credential_after"),
+    ("patient_therapist", "her therapist Anna Quill says", "Anna Quill", labels.PATIENT, labels.DOCTOR,
+     "correct:patient_clinician_role"),
+    ("doctor_mother", "lives with her mother Anna Quill in", "Anna Quill", labels.DOCTOR, labels.PATIENT,
+     "correct:doctor_family_role"),
+    ("doctor_mothers_dr", "her mother's psychiatrist Anna Quill", "Anna Quill", labels.DOCTOR, labels.DOCTOR, None),
+    ("patient_plain", "lives with Anna Quill in", "Anna Quill", labels.PATIENT, labels.PATIENT, None),
+]
+
+
+@pytest.mark.parametrize(
+    "text,mention,given,expected,provenance",
+    [case[1:] for case in CORRECTION_CASES],
+    ids=[case[0] for case in CORRECTION_CASES],
+)
+def test_error_correction(text, mention, given, expected, provenance):
+    nlp = make_nlp(reconcile=False, propagate=False)
+    doc = run(nlp, build(nlp, text, ner=[(mention, given)]))
+    if expected is None:
+        assert ents(doc) == []
+        return
+    assert ents(doc) == [(mention, expected)]
+    assert doc.ents[0]._.phi_source == ("ner" if provenance is None else f"ner|{provenance}")
+
+
+@pytest.mark.parametrize(
+    "attribute,given,expected",
+    [("fax", labels.PHONE, labels.FAX), ("phone", labels.FAX, labels.PHONE), ("phone", labels.PHONE, labels.PHONE)],
+)
+def test_error_correction_from_attribute_spans(attribute, given, expected):
+    nlp = make_nlp(reconcile=False, propagate=False)
+    doc = build(nlp, "Number 617-555-0100", ner=[("617-555-0100", given)], attributes=[("617-555-0100", attribute)])
+    assert ents(run(nlp, doc)) == [("617-555-0100", expected)]
+
+
+def test_error_correction_from_token_extension():
+    if not Token.has_extension("attribute_name"):
+        Token.set_extension("attribute_name", default=None)
+    nlp = make_nlp(reconcile=False, propagate=False)
+    doc = build(nlp, "Number 617-555-0100", ner=[("617-555-0100", labels.PHONE)])
+    for token in doc[1:]:
+        token._.attribute_name = "fax"
+    try:
+        assert ents(run(nlp, doc)) == [("617-555-0100", labels.FAX)]
+    finally:
+        for token in doc:
+            token._.attribute_name = None
+
+
+def test_error_correction_changes_a_mention_once():
+    """An attribute rule and a context rule that disagree do not undo each other."""
+    nlp = make_nlp(reconcile=False, propagate=False)
+    doc = build(nlp, "Tel: 617-555-0100", ner=[("617-555-0100", labels.PHONE)], attributes=[("617-555-0100", "fax")])
+    run(nlp, doc)
+    assert ents(doc) == [("617-555-0100", labels.FAX)]
+    assert doc.ents[0]._.phi_source == "ner|correct:fax_attribute"
+
+
+def test_error_correction_switch():
+    nlp = make_nlp(correct=False, reconcile=False, propagate=False)
+    doc = run(nlp, build(nlp, "moved to Ontario and Fax: 617-555-0100", ner=[
+        ("Ontario", labels.STATE), ("617-555-0100", labels.PHONE)]))
+    assert ents(doc) == [("Ontario", labels.STATE), ("617-555-0100", labels.PHONE)]
+
+
+def test_error_correction_applies_to_rule_hits_too():
+    nlp = make_nlp(reconcile=False, propagate=False)
+    doc = build(nlp, "Fax: 617-555-0100", rules=[("617-555-0100", labels.PHONE, "phone_nanp")])
+    run(nlp, doc)
+    assert doc.ents[0].label_ == labels.FAX
+    assert doc.ents[0]._.phi_source == "rule:phone_nanp|correct:fax_context"
+
+
+# --- (3) global reconciliation ---------------------------------------------------
+
+
+def test_reconcile_title_cue_makes_every_mention_doctor():
+    nlp = make_nlp(correct=False, propagate=False)
+    text = "Seen by Dr. Quill today. Quill suggested rest. QUILL will call."
+    doc = build(nlp, text, ner=[("Quill", labels.DOCTOR, 0), ("Quill", labels.PATIENT, 1), ("QUILL", labels.PATIENT)])
+    run(nlp, doc)
+    assert [e.label_ for e in doc.ents] == [labels.DOCTOR] * 3
+    assert [e._.phi_source for e in doc.ents] == [
+        "ner", "ner|reconcile:doctor_title_cue", "ner|reconcile:doctor_title_cue"]
+
+
+def test_reconcile_credential_cue():
+    nlp = make_nlp(correct=False, propagate=False)
+    text = "Anna Quill , MD wrote this. Anna Quill will follow up."
+    doc = build(nlp, text, ner=[("Anna Quill", labels.PATIENT, 0), ("Anna Quill", labels.PATIENT, 1)])
+    assert [e.label_ for e in run(nlp, doc).ents] == [labels.DOCTOR, labels.DOCTOR]
+
+
+def test_reconcile_referral_source_attribute():
+    nlp = make_nlp(correct=False, propagate=False)
+    text = "Referral source: Quill. Pt says Quill is kind. Quill agreed."
+    doc = build(
+        nlp, text,
+        ner=[("Quill", labels.PATIENT, 0), ("Quill", labels.PATIENT, 1), ("Quill", labels.PATIENT, 2)],
+        attributes=[("Quill", "referral_source", 0)],
+    )
+    run(nlp, doc)
+    assert [e.label_ for e in doc.ents] == [labels.DOCTOR] * 3
+    assert doc.ents[2]._.phi_source == "ner|reconcile:doctor_referral_attribute"
+
+
+def test_reconcile_cue_rules_beat_counting():
+    nlp = make_nlp(correct=False, propagate=False)
+    text = "Quill came. Quill left. Quill slept. Dr. Quill called."
+    doc = build(nlp, text, ner=[("Quill", labels.PATIENT, i) for i in range(3)] + [("Quill", labels.DOCTOR, 3)])
+    assert {e.label_ for e in run(nlp, doc).ents} == {labels.DOCTOR}
+
+
+COUNT_CASES = [
+    # given labels of one string, min_count, expected labels
+    ((labels.HOSPITAL, labels.HOSPITAL, labels.ORGANIZATION), 2, (labels.HOSPITAL,) * 3),
+    ((labels.HOSPITAL, labels.ORGANIZATION), 2, (labels.HOSPITAL, labels.ORGANIZATION)),  # nobody twice
+    ((labels.HOSPITAL, labels.HOSPITAL, labels.ORGANIZATION, labels.ORGANIZATION), 2,
+     (labels.HOSPITAL, labels.HOSPITAL, labels.ORGANIZATION, labels.ORGANIZATION)),  # tie: unchanged
+    ((labels.CITY, labels.CITY, labels.CITY, labels.STATE), 3, (labels.CITY,) * 4),
+    ((labels.CITY, labels.CITY, labels.STATE), 3, (labels.CITY, labels.CITY, labels.STATE)),
+]
+
+
+@pytest.mark.parametrize("given,min_count,expected", COUNT_CASES)
+def test_reconcile_type_counting(given, min_count, expected):
+    nlp = make_nlp(correct=False, propagate=False, min_count=min_count)
+    text = " and ".join(["Westbrook"] * len(given)) + " ."
+    doc = build(nlp, text, ner=[("Westbrook", label, i) for i, label in enumerate(given)])
+    assert tuple(e.label_ for e in run(nlp, doc).ents) == expected
+    changed = [e._.phi_source for e in doc.ents if e._.phi_source != "ner"]
+    assert all(p == "ner|reconcile:count" for p in changed)
+
+
+def test_reconcile_counting_ignores_case_for_names():
+    nlp = make_nlp(correct=False, propagate=False)
+    doc = build(nlp, "Quill and quill and QUILL .", ner=[
+        ("Quill", labels.PATIENT), ("quill", labels.PATIENT), ("QUILL", labels.DOCTOR)])
+    assert [e.label_ for e in run(nlp, doc).ents] == [labels.PATIENT] * 3
+
+
+def test_reconcile_leaves_numbers_and_dates_alone():
+    nlp = make_nlp(correct=False, propagate=False)
+    doc = build(nlp, "age 12 and 12 and 12 .", ner=[
+        ("12", labels.AGE, 0), ("12", labels.DATE, 1), ("12", labels.DATE, 2)])
+    assert [e.label_ for e in run(nlp, doc).ents] == [labels.AGE, labels.DATE, labels.DATE]
+
+
+def test_reconcile_partial_names():
+    nlp = make_nlp(correct=False, propagate=False)
+    doc = build(nlp, "John Quill , his psychiatrist . Later Quill called .", ner=[
+        ("John Quill", labels.DOCTOR), ("Quill", labels.PATIENT, 1)])
+    run(nlp, doc)
+    assert ents(doc) == [("John Quill", labels.DOCTOR), ("Quill", labels.DOCTOR)]
+    assert doc.ents[1]._.phi_source == "ner|reconcile:partial_name"
+    nlp_off = make_nlp(correct=False, propagate=False, partial_names=False)
+    doc = build(nlp_off, "John Quill , his psychiatrist . Later Quill called .", ner=[
+        ("John Quill", labels.DOCTOR), ("Quill", labels.PATIENT, 1)])
+    assert ents(run(nlp_off, doc))[1] == ("Quill", labels.PATIENT)
+
+
+def test_reconcile_switch():
+    nlp = make_nlp(correct=False, propagate=False, reconcile=False)
+    doc = build(nlp, "Seen by Dr. Quill today. Quill left.", ner=[("Quill", labels.DOCTOR, 0), ("Quill", labels.PATIENT, 1)])
+    assert [e.label_ for e in run(nlp, doc).ents] == [labels.DOCTOR, labels.PATIENT]
+
+
+# --- (4) propagation ------------------------------------------------------------
+
+
+def test_propagation_labels_unlabelled_occurrences():
+    nlp = make_nlp(correct=False, reconcile=False)
+    text = "Pt lives with Anna Quill . ANNA QUILL visits daily ; Quill works nights ."
+    doc = build(nlp, text, ner=[("Anna Quill", labels.PATIENT)])
+    run(nlp, doc)
+    # whole string, case-insensitive for names; the bare surname is not "Anna Quill"
+    assert ents(doc) == [("Anna Quill", labels.PATIENT), ("ANNA QUILL", labels.PATIENT)]
+    assert doc.ents[1]._.phi_source == "propagate"
+
+
+def test_propagation_is_token_aligned():
+    nlp = make_nlp(correct=False, reconcile=False)
+    doc = build(nlp, "Quill met Quillian and McQuill friends . Quill", ner=[("Quill", labels.PATIENT, 0)])
+    run(nlp, doc)
+    assert [(e.start_char, e.label_) for e in doc.ents] == [(0, labels.PATIENT), (len(doc.text) - 5, labels.PATIENT)]
+
+
+GUARD_CASES = [
+    # id, text, mention, label, whether the second occurrence gets labelled
+    ("name", "Brandt came . Brandt left .", "Brandt", labels.PATIENT, True),
+    ("stop_word", "Will came . Will left .", "Will", labels.PATIENT, False),
+    ("common_word", "Hope came . Hope left .", "Hope", labels.PATIENT, False),
+    ("month", "May came . May left .", "May", labels.PATIENT, False),
+    ("clinical_term", "Parkinson came . Parkinson left .", "Parkinson", labels.PATIENT, False),
+    ("short", "Bo came . Bo left .", "Bo", labels.PATIENT, False),
+    ("year_digits", "In 2019 . In 2019 .", "2019", labels.DATE, False),
+    ("full_date", "On 3/4/2019 . On 3/4/2019 .", "3/4/2019", labels.DATE, True),
+    ("idnum_digits", "ID 448812 . ID 448812 .", "448812", labels.IDNUM, True),
+    ("age_not_propagated", "aged 45 . aged 45 .", "45", labels.AGE, False),
+    ("lowercase_occurrence", "Brandt came . brandt left .", "Brandt", labels.PATIENT, False),
+    ("exact_case_for_ids", "ID AB12C . ID ab12c .", "AB12C", labels.IDNUM, False),
+]
+
+
+@pytest.mark.parametrize(
+    "text,mention,label,propagated", [c[1:] for c in GUARD_CASES], ids=[c[0] for c in GUARD_CASES]
+)
+def test_propagation_guards(text, mention, label, propagated):
+    nlp = make_nlp(correct=False, reconcile=False)
+    doc = run(nlp, build(nlp, text, ner=[(mention, label, 0)]))
+    assert len(doc.ents) == (2 if propagated else 1)
+    assert all(e.label_ == label for e in doc.ents)
+
+
+def test_propagation_skips_ambiguous_strings_and_never_overlaps():
+    nlp = make_nlp(correct=False, reconcile=False)
+    text = "Brandt came . Brandt left . Brandt Clinic called . Brandt"
+    doc = build(nlp, text, ner=[("Brandt", labels.PATIENT, 0), ("Brandt", labels.DOCTOR, 1), ("Brandt Clinic", labels.HOSPITAL)])
+    run(nlp, doc)
+    assert len(doc.ents) == 3  # the last "Brandt" is PATIENT or DOCTOR: left alone
+
+
+def test_propagation_min_length_and_switch():
+    text = "Brandt came . Brandt left ."
+    nlp = make_nlp(correct=False, reconcile=False, propagation_min_length=7)
+    assert len(run(nlp, build(nlp, text, ner=[("Brandt", labels.PATIENT, 0)])).ents) == 1
+    nlp = make_nlp(correct=False, reconcile=False, propagate=False)
+    assert len(run(nlp, build(nlp, text, ner=[("Brandt", labels.PATIENT, 0)])).ents) == 1
+
+
+def test_all_steps_together():
+    nlp = make_nlp()
+    text = "Referred by Dr. Quill . Fax: 617-555-0100 . Quill will call . Mother Nell Brandt ; Nell Brandt is 50 ."
+    doc = build(
+        nlp, text,
+        ner=[("Quill", labels.PATIENT, 0), ("Quill", labels.PATIENT, 1), ("Nell Brandt", labels.PATIENT, 0)],
+        rules=[("617-555-0100", labels.PHONE, "phone_nanp")],
+    )
+    run(nlp, doc)
+    assert ents(doc) == [
+        ("Quill", labels.DOCTOR), ("617-555-0100", labels.FAX), ("Quill", labels.DOCTOR),
+        ("Nell Brandt", labels.PATIENT), ("Nell Brandt", labels.PATIENT),
+    ]
+    assert [e._.phi_source for e in doc.ents] == [
+        "ner|correct:patient_title_before", "rule:phone_nanp|correct:fax_context",
+        "ner|reconcile:doctor_title_cue", "ner", "propagate",
+    ]
+
+
+# --- provenance ------------------------------------------------------------------
+
+
+def test_provenance_group_mirrors_ents_and_survives_serialisation():
+    nlp = make_nlp()
+    doc = build(nlp, "Fax: 617-555-0100 . Brandt came . Brandt left .", ner=[("Brandt", labels.PATIENT, 0)],
+                rules=[("617-555-0100", labels.PHONE, "phone_nanp")])
+    run(nlp, doc)
+    group = doc.spans[PROVENANCE_KEY]
+    assert [(s.start, s.end, s.label_) for s in group] == [(e.start, e.end, e.label_) for e in doc.ents]
+    expected = [e._.phi_source for e in doc.ents]
+    assert expected == ["rule:phone_nanp|correct:fax_context", "ner", "propagate"]
+    again = Doc(spacy.blank("en").vocab).from_bytes(doc.to_bytes())
+    assert [e._.phi_source for e in again.ents] == expected
+    docbin = DocBin(docs=[doc])
+    fresh = list(DocBin().from_bytes(docbin.to_bytes()).get_docs(spacy.blank("en").vocab))[0]
+    assert [e._.phi_source for e in fresh.ents] == expected
+
+
+def test_phi_source_is_none_without_reconciler():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("Brandt came")
+    doc.ents = [Span(doc, 0, 1, labels.PATIENT)]
+    from spacy_deid.extensions import install_extensions
+    install_extensions()
+    assert doc.ents[0]._.phi_source is None
+
+
+# --- rule data ---------------------------------------------------------------------
+
+
+def test_packaged_rule_files_are_valid_and_ids_unique():
+    data = make_reconciler_rules()
+    ruleset = RuleSet.from_data(data)
+    ids = [r["id"] for r in data["rules"]]
+    assert len(ids) == len(set(ids)) and all(ids)
+    assert all(r.get("description") for r in data["rules"])
+    assert {"ohio", "oh", "ny", "new hampshire", "ma"} <= ruleset.lists["us_states"]
+    assert "ontario" not in ruleset.lists["us_states"]
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"id": ""}, "no id"),
+        ({"step": "later"}, "step"),
+        ({"kind": "magic"}, "kind"),
+        ({"labels": ["NOTATYPE"]}, "labels"),
+        ({"relabel": "NOTATYPE"}, "relabel"),
+        ({"cues": ["no_such_list"]}, "unknown list"),
+        ({"cues": []}, "needs cues"),
+    ],
+)
+def test_bad_rules_are_rejected_with_the_rule_id(change, message):
+    data = make_reconciler_rules()
+    data["rules"][2] = {**data["rules"][2], **change}
+    with pytest.raises(ReconcilerRuleError, match=message):
+        RuleSet.from_data(data)
+
+
+def test_duplicate_rule_ids_and_missing_lists_are_rejected():
+    data = make_reconciler_rules()
+    data["rules"].append(dict(data["rules"][0]))
+    with pytest.raises(ReconcilerRuleError, match="duplicate"):
+        RuleSet.from_data(data)
+    data = make_reconciler_rules()
+    del data["lists"]["clinical_terms"]
+    with pytest.raises(ReconcilerRuleError, match="clinical_terms"):
+        RuleSet.from_data(data)
+
+
+@pytest.mark.parametrize(
+    "cues,text,found",
+    [
+        (["fax"], "fax:", True), (["fax"], "faxed", False), (["fax"], "telefax", False),
+        (["f:"], "f:555", True), (["f:"], "if:", False), (["works at"], "works  at", True),
+        (["dr"], "dr.", True), (["dr"], "drive", False), (["md"], ", md", True),
+    ],
+)
+def test_cue_matching(cues, text, found):
+    assert bool(compile_cues(cues).search(text)) is found
+
+
+@pytest.mark.parametrize("given,expected", [("N.Y.", "ny"), ("New  York", "new york"), (" Mass. ", "mass")])
+def test_normalize_value(given, expected):
+    assert normalize_value(given) == expected
+
+
+# --- initialize, config, serialisation ----------------------------------------------
+
+
+def custom_rules(tmp_path):
+    """A rule set with one rule: every CITY is dropped."""
+    lists = json.loads(DEFAULT_LISTS_PATH.read_text(encoding="utf-8"))
+    rules_path, lists_path = tmp_path / "rules.jsonl", tmp_path / "lists.json"
+    rule = {"id": "no_cities", "step": "correct", "kind": "lexicon", "labels": [labels.CITY],
+            "lexicon": "stop_words", "match": "not_in", "relabel": None, "description": "test"}
+    rules_path.write_text(json.dumps(rule) + "\n", encoding="utf-8")
+    lists_path.write_text(json.dumps(lists), encoding="utf-8")
+    return rules_path, lists_path
+
+
+def test_initialize_replaces_rules(tmp_path):
+    nlp = make_nlp()
+    rules_path, lists_path = custom_rules(tmp_path)
+    nlp.initialize()
+    assert "fax_context" in nlp.get_pipe("deid_reconciler").rule_ids
+    nlp.get_pipe("deid_reconciler").initialize(rules=make_reconciler_rules(str(rules_path), str(lists_path)))
+    assert nlp.get_pipe("deid_reconciler").rule_ids == ["no_cities"]
+
+
+def test_config_path_initializes_rules_from_loader(tmp_path):
+    rules_path, lists_path = custom_rules(tmp_path)
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_reconciler", name="reconciler", config={"reconcile": False, "propagate": False})
+    config = nlp.config.copy()
+    config["initialize"]["components"]["reconciler"] = {
+        "rules": {"@misc": "spacy-deid.ReconcilerRules.v1", "rules_path": str(rules_path), "lists_path": str(lists_path)}
+    }
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True)
+    nlp.initialize()
+    assert nlp.get_pipe("reconciler").rule_ids == ["no_cities"]
+    doc = build(nlp, "Fax: 617-555-0100 in Springfield", ner=[("617-555-0100", labels.PHONE), ("Springfield", labels.CITY)])
+    doc = nlp.get_pipe("reconciler")(doc)
+    assert ents(doc) == [("617-555-0100", labels.PHONE)]  # packaged fax rule gone, custom rule active
+
+
+def test_loader_names_the_missing_file(tmp_path):
+    with pytest.raises(ReconcilerRuleError, match="not found"):
+        make_reconciler_rules(str(tmp_path / "nope.jsonl"))
+
+
+def test_to_disk_and_spacy_load_round_trip(tmp_path):
+    rules_path, lists_path = custom_rules(tmp_path / "src" if (tmp_path / "src").mkdir() is None else tmp_path)
+    nlp = make_nlp(propagate=False, min_count=3)
+    nlp.initialize()
+    nlp.get_pipe("deid_reconciler").initialize(rules=make_reconciler_rules(str(rules_path), str(lists_path)))
+    nlp.to_disk(tmp_path / "pipeline")
+    assert (tmp_path / "pipeline" / "deid_reconciler" / "rules.jsonl").is_file()
+    rules_path.unlink()  # the saved pipeline must not need the source files
+    loaded = spacy.load(tmp_path / "pipeline")
+    rec = loaded.get_pipe("deid_reconciler")
+    assert rec.rule_ids == ["no_cities"] and rec.propagate is False and rec.min_count == 3
+    doc = build(loaded, "in Springfield", ner=[("Springfield", labels.CITY)])
+    assert ents(loaded(doc)) == []
+    again = make_nlp().get_pipe("deid_reconciler").from_bytes(rec.to_bytes())
+    assert again.rule_ids == ["no_cities"]
+
+
+def test_scorer_reports_entity_prf():
+    from spacy.training import Example
+
+    nlp = make_nlp()
+    gold = build(nlp, "Fax: 617-555-0100", ner=[("617-555-0100", labels.FAX)])
+    pred = run(nlp, build(nlp, "Fax: 617-555-0100", ner=[("617-555-0100", labels.PHONE)]))
+    scores = nlp.get_pipe("deid_reconciler").score([Example(pred, gold)])
+    assert scores["ents_f"] == 1.0
