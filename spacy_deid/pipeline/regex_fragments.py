@@ -140,9 +140,10 @@ _FRAGMENTS: Dict[str, str] = {
     "YEAR_NUMERIC": r"(?:{YEAR4}|\d\d)",
     # A date may be glued to a following clock time in EHR exports ("...2062" "03:15").
     "GLUED_TIME": r"(?=\d{1,2}:\d\d)",
+    # A weekday, singular or plural ("on Tuesdays").
     "WEEKDAY_FULL": _alternation(
         [f for w in WEEKDAYS_FULL for f in (w, w.upper(), w.lower())]
-    ) + r"(?![a-z])",
+    ) + r"(?:s|S)?(?![A-Za-z])",
     "WEEKDAY_ABBR": _alternation(_title_and_upper(WEEKDAYS_ABBR)) + r"\.?(?![A-Za-z])",
     "HOLIDAY": _alternation(HOLIDAYS).replace("'", "['’]") + r"(?![A-Za-z])",
     # Seasons; "fall" is kept apart because it is also an event ("a fall at home").
