@@ -19,7 +19,14 @@ DOC_EXTENSIONS: Dict[str, Any] = {
     "source_file": None,
 }
 SPAN_EXTENSIONS: Dict[str, Any] = {}
-TOKEN_EXTENSIONS: Dict[str, Any] = {}
+TOKEN_EXTENSIONS: Dict[str, Any] = {
+    # Normalised name of the section the token is in ("social_history"), set
+    # by the deid_sections component; None before the first header.
+    "section_name": None,
+    # Normalised attribute name ("mrn", "referral_source") for tokens inside
+    # an attribute value, set by the deid_sections component; else None.
+    "attribute_name": None,
+}
 
 # Span group written by the reconciler (spacy_deid/pipeline/reconciler.py): one
 # span per final entity, its `id_` a provenance string such as

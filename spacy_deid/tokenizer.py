@@ -83,6 +83,8 @@ PUNCT_RULES = {
     # (a colon between digits is a time or a ratio and stays).
     "colon_before": f"(?<={LETTER})(?=:{ALNUM})|(?<=[0-9])(?=:{LETTER})",
     "colon_after": f"(?<={LETTER}:)(?={ALNUM})|(?<=[0-9]:)(?={LETTER})",
+    # "MRN#1234567": a number sign glued to a word and a number.
+    "number_sign": f"(?<={LETTER})(?=#)|(?<=#)(?=[0-9:])|(?<=#:)(?={ALNUM})",
     # "8/5/74)Next", "drug(s)": brackets, semicolons and bars glued to words.
     "bracket": "(?<=[0-9A-Za-z])(?=[()\\[\\];|])|(?<=[()\\[\\];|])(?=[0-9A-Za-z])",
 }

@@ -16,9 +16,9 @@ MISALIGNED_POLICIES = (EXPAND, CONTRACT, SKIP, ERROR)
 
 def default_tokenizer_nlp() -> Language:
     """The blank pipeline whose tokenizer converts corpora by default."""
-    import spacy
+    from ..tokenizer import blank_deid  # the training configs' tokenizer
 
-    return spacy.blank("en")
+    return blank_deid("en")
 
 
 class AlignmentReport:

@@ -1,0 +1,264 @@
+"""The conjoined-token splitter (spacy-deid.Tokenizer.v1)."""
+import functools
+import pickle
+
+import pytest
+import spacy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spacy_deid.corpus.docs import default_tokenizer_nlp
+from spacy_deid.tokenizer import (
+    DeidTokenizer,
+    blank_deid,
+    load_tokenizer_exceptions,
+    read_exceptions,
+    validate_exception,
+)
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return blank_deid()
+
+
+def words(nlp, text):
+    doc = nlp.make_doc(text)
+    assert doc.text == text
+    return [t.text for t in doc]
+
+
+SPLITS = [
+    # id, text, tokens
+    ("lower_upper", "rangeImpression", ["range", "Impression"]),
+    ("lower_upper_name", "stantonPsychiatric", ["stanton", "Psychiatric"]),
+    ("lower_upper_short", "winterHx", ["winter", "Hx"]),
+    ("caps_then_title", "EVALUATIONPatient", ["EVALUATION", "Patient"]),
+    ("lower_then_caps", "ClinicPSYCHIATRIC", ["Clinic", "PSYCHIATRIC"]),
+    ("digit_title", "39Sex", ["39", "Sex"]),
+    ("digit_two_letter_title", "2063Pt", ["2063", "Pt"]),
+    ("digit_caps_word", "4471AGE", ["4471", "AGE"]),
+    ("letter_digit", "winter2089", ["winter", "2089"]),
+    ("caps_word_digit", "HPI20", ["HPI", "20"]),
+    ("period_glued", "JMH.Does", ["JMH", ".", "Does"]),
+    ("comma_glued_ids", "12G00123,12N01234", ["12G00123", ",", "12N01234"]),
+    ("colon_glued_number", "MRN:8810245", ["MRN", ":", "8810245"]),
+    ("number_sign", "MRN#1234567", ["MRN", "#", "1234567"]),
+    ("bracket_glued", "8/5/74)Next", ["8/5/74", ")", "Next"]),
+    (
+        "field_run",
+        "ReyesMRN:8810245DOB:02/27/2073Age:29",
+        ["Reyes", "MRN", ":", "8810245", "DOB", ":", "02/27/2073", "Age", ":", "29"],
+    ),
+    ("date_then_word", "2102-11-08Provider", ["2102-11-08", "Provider"]),
+    ("credential_then_date", "MD04/09/2098", ["MD", "04/09/2098"]),
+    ("date_then_time", "06/08/206203:15Patient", ["06/08/2062", "03:15", "Patient"]),
+    ("id_then_word", "SCG-0712284Age", ["SCG-0712284", "Age"]),
+    ("id_then_caps", "HU2096-44718DOB", ["HU2096-44718", "DOB"]),
+    ("email_then_word", "jdoe@mail.example.eduCell", ["jdoe@mail.example.edu", "Cell"]),
+    ("url_then_word", "https://x.example.org/v/8KQ2-77TDSession", ["https://x.example.org/v/8KQ2-77TD", "Session"]),
+    ("name_prefix_then_word", "McDonaldHospital", ["McDonald", "Hospital"]),
+    ("unit_after_number", "10mg/dL", ["10", "mg/dL"]),
+]
+
+
+@pytest.mark.parametrize("text,expected", [c[1:] for c in SPLITS], ids=[c[0] for c in SPLITS])
+def test_splits(nlp, text, expected):
+    assert words(nlp, text) == expected
+
+
+KEPT_WHOLE = [
+    # id, text
+    ("decimal", "3.75"),
+    ("thousands", "1,250,000"),
+    ("slash_date", "4/17/94"),
+    ("slash_date_long", "04/17/2094"),
+    ("iso_date", "2094-04-17"),
+    ("time", "14:05"),
+    ("phone", "617-555-0112"),
+    ("phone_dots", "617.555.0112"),
+    ("phone_parens", "(617)555-0112"),
+    ("ssn", "123-45-6789"),
+    ("email", "jane.doe2@example.org"),
+    ("url", "https://www.example.org/path?a=1&b=Two"),
+    ("license_id", "XF-1747210-9837"),
+    ("code_letters_digits", "12G00123"),
+    ("vitamin", "B12"),
+    ("surname_mc", "McDonald"),
+    ("surname_de", "DeLuca"),
+    ("product", "iPhone"),
+    ("degree", "PhD"),
+    ("degree_plural", "PhDs"),
+    ("unit", "mg/dL"),
+    ("lab", "HbA1c"),
+    ("oxygen", "SpO2"),
+    ("enzyme", "CYP2D6"),
+    ("plural_acronym", "SSRIs"),
+    ("ordinal", "3rd"),
+    ("decade", "1990s"),
+    ("all_caps", "PSYCHIATRIC"),
+]
+
+
+@pytest.mark.parametrize("text", [c[1] for c in KEPT_WHOLE], ids=[c[0] for c in KEPT_WHOLE])
+def test_kept_whole(nlp, text):
+    assert words(nlp, text) == [text]
+
+
+SPACY_BEHAVIOUR_KEPT = [
+    "Dr. Smith can't come today, (she said).",
+    "Seen on 4/17 at 10am with Mr. O'Neil.",
+    "  two  spaces\tand\ttabs\r\nand CRLF\n\n",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", SPACY_BEHAVIOUR_KEPT)
+def test_ordinary_text_is_tokenized_as_spacy_does(nlp, text):
+    """Where nothing is glued, the tokens are spaCy's own (norms included)."""
+    english = spacy.blank("en")
+    ours, theirs = nlp.make_doc(text), english.make_doc(text)
+    assert [(t.text, t.whitespace_, t.norm_) for t in ours] == [
+        (t.text, t.whitespace_, t.norm_) for t in theirs
+    ]
+
+
+def test_norms_of_untouched_tokens_survive_a_split(nlp):
+    doc = nlp.make_doc("can't stop rangeImpression")
+    assert [t.text for t in doc] == ["ca", "n't", "stop", "range", "Impression"]
+    assert doc[1].norm_ == "not"
+
+
+def test_spaces_are_kept_at_split_points(nlp):
+    doc = nlp.make_doc("winterHx  noted\nHPI20 yo")
+    assert doc.text == "winterHx  noted\nHPI20 yo"
+    assert [t.whitespace_ for t in doc[:2]] == ["", " "]
+
+
+@pytest.mark.parametrize(
+    "flag,text,expected",
+    [
+        ("split_case", "rangeImpression", ["rangeImpression"]),
+        ("split_digits", "39Sex", ["39Sex"]),
+        ("split_punct", "MRN:8810245", ["MRN:8810245"]),
+    ],
+)
+def test_rule_groups_can_be_switched_off(flag, text, expected):
+    config = {"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1", flag: False}}}
+    nlp = spacy.blank("en", config=config)
+    assert words(nlp, text) == expected
+
+
+def test_without_shapes_dates_are_split_as_spacy_does():
+    config = {"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1", "keep_shapes": False}}}
+    nlp = spacy.blank("en", config=config)
+    assert words(nlp, "2094-04-17") == ["2094", "-", "04", "-", "17"]
+
+
+def test_exceptions_are_data_and_replaceable(nlp):
+    entries = load_tokenizer_exceptions()
+    assert {"PhD", "McDonald"} & {e["text"] for e in entries} == {"PhD"}
+    assert all(e["id"] and e["kind"] in ("literal", "name_prefix") for e in entries)
+    custom = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}}})
+    custom.tokenizer.initialize(exceptions=[{"id": "x", "kind": "literal", "text": "eVisit"}])
+    assert words(custom, "eVisit PhD") == ["eVisit", "Ph", "D"]
+    custom.tokenizer.initialize()  # back to the package's exceptions
+    assert words(custom, "eVisit PhD") == ["e", "Visit", "PhD"]
+
+
+def test_exceptions_from_initialize_config(tmp_path):
+    path = tmp_path / "exceptions.jsonl"
+    path.write_text('{"id": "brand", "kind": "literal", "text": "eVisit"}\n', encoding="utf8")
+    config = {
+        "nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}},
+        "initialize": {
+            "tokenizer": {
+                "exceptions": {"@misc": "spacy-deid.TokenizerExceptions.v1", "path": str(path)}
+            }
+        },
+    }
+    nlp = spacy.blank("en", config=config)
+    nlp.initialize()
+    assert words(nlp, "eVisit") == ["eVisit"]
+
+
+@pytest.mark.parametrize(
+    "line,problem",
+    [
+        ('{"kind": "regex", "text": "x"}', "'kind'"),
+        ('{"kind": "literal", "text": "two words"}', "without whitespace"),
+        ('{"kind": "name_prefix", "text": "M1"}', "letters"),
+        ('["PhD"]', "an object"),
+    ],
+)
+def test_bad_exception_files_name_file_and_line(tmp_path, line, problem):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"kind": "literal", "text": "PhD"}\n' + line + "\n", encoding="utf8")
+    with pytest.raises(ValueError) as err:
+        read_exceptions(path)
+    assert "bad.jsonl, line 2" in str(err.value) and problem in str(err.value)
+
+
+def test_validate_exception_fills_id():
+    assert validate_exception({"text": "PhD"})["id"] == "literal:PhD"
+
+
+def test_round_trip_to_disk_and_spacy_load(tmp_path):
+    nlp = blank_deid()
+    nlp.tokenizer.set_exceptions([{"id": "brand", "kind": "literal", "text": "eVisit"}])
+    nlp.to_disk(tmp_path / "pipeline")
+    assert (tmp_path / "pipeline" / "tokenizer" / "exceptions.jsonl").exists()
+    loaded = spacy.load(tmp_path / "pipeline")
+    assert isinstance(loaded.tokenizer, DeidTokenizer)
+    assert [e["text"] for e in loaded.tokenizer.exceptions] == ["eVisit"]
+    assert words(loaded, "eVisit PhD winterHx") == ["eVisit", "Ph", "D", "winter", "Hx"]
+
+
+def test_round_trip_bytes_keeps_settings():
+    config = {"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1", "split_case": False}}}
+    nlp = spacy.blank("en", config=config)
+    other = blank_deid()
+    other.tokenizer.from_bytes(nlp.tokenizer.to_bytes())
+    assert other.tokenizer.cfg["split_case"] is False
+    assert words(other, "rangeImpression") == ["rangeImpression"]
+
+
+def test_pickles_for_multiprocessing(nlp):
+    again = pickle.loads(pickle.dumps(nlp))
+    assert words(again, "winterHx") == ["winter", "Hx"]
+
+
+def test_pipe_matches_call(nlp):
+    texts = ["39Sex", "plain text", "JMH.Does"]
+    assert [d.text for d in nlp.tokenizer.pipe(texts)] == texts
+    assert [len(d) for d in nlp.pipe(texts)] == [len(nlp.make_doc(t)) for t in texts]
+
+
+def test_corpus_converter_uses_this_tokenizer():
+    assert isinstance(default_tokenizer_nlp().tokenizer, DeidTokenizer)
+
+
+@functools.lru_cache(maxsize=1)
+def _shared_nlp():
+    # hypothesis calls a test many times; fixtures are not reset between calls
+    return blank_deid()
+
+
+# Characters that exercise every rule: letters of both cases (ASCII and
+# beyond), digits, the glue punctuation, whitespace of all kinds.
+_ALPHABET = st.sampled_from(list("aZqQ09 5\n\r\t.,:;#()[]|/-@_'\"xÉéß") + ["https://", "www.", "Mc"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ALPHABET, max_size=40).map("".join))
+def test_text_is_never_changed_glue_alphabet(text):
+    doc = _shared_nlp().make_doc(text)
+    assert doc.text == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80))
+def test_text_is_never_changed_any_text(text):
+    doc = _shared_nlp().make_doc(text)
+    assert doc.text == text
+    assert all(len(token) for token in doc)
