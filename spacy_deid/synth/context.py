@@ -102,6 +102,23 @@ def draw_clinician(gen: SurrogateGenerator, role: str) -> Clinician:
     return Clinician(gen.person(), gen.choice(CREDENTIALS[role]), role)
 
 
+_SAME_SURNAME = ("mother", "father", "sister", "brother", "older sister", "younger brother", "son",
+                 "daughter", "grandfather", "uncle")
+
+
+def draw_relative(gen: SurrogateGenerator, role: str, patient: Person, age: int, city: str) -> Relative:
+    sex, (low, high) = RELATIVE_ROLES.get(role, ("", (-20, 20)))
+    same_last = role in _SAME_SURNAME and gen.chance(0.7)
+    return Relative(
+        role=role,
+        person=gen.person(sex or None, last=patient.last if same_last else None),
+        age=max(1, min(99, age + gen.rng.randint(low, high))),
+        profession=gen.profession(),
+        city=gen.city() if gen.chance(0.6) else city,
+        state=gen.state(),
+    )
+
+
 def draw_patient(gen: SurrogateGenerator) -> Patient:
     rng = gen.rng
     person = gen.person()
@@ -112,27 +129,14 @@ def draw_patient(gen: SurrogateGenerator) -> Patient:
     dob = first_visit - dt.timedelta(days=365 * age + rng.randint(1, 364))
     city, state = gen.city_state()
     birth_city, birth_state = gen.city_state()
-    relatives = []
-    roles = list(RELATIVE_ROLES)
-    for role in rng.sample(roles, rng.randint(3, 6)):
-        sex, (low, high) = RELATIVE_ROLES[role]
-        rel_age = max(1, min(99, age + rng.randint(low, high)))
-        same_last = role in ("mother", "father", "sister", "brother", "older sister", "younger brother",
-                             "son", "daughter", "grandfather", "uncle")
-        relatives.append(Relative(
-            role=role,
-            person=gen.person(sex or None, last=person.last if same_last and rng.random() < 0.7 else None),
-            age=rel_age,
-            profession=gen.profession(),
-            city=gen.city() if rng.random() < 0.6 else city,
-            state=gen.state(),
-        ))
+    relatives = [draw_relative(gen, role, person, age, city)
+                 for role in rng.sample(list(RELATIVE_ROLES), rng.randint(3, 6))]
     clinicians = [draw_clinician(gen, role) for role in
                   ("psychiatrist", "therapist", "PCP", rng.choice(list(CREDENTIALS)), rng.choice(list(CREDENTIALS)))]
     return Patient(
         person=person, age=age, dob=dob, city=city, state=state,
         birth_city=birth_city, birth_state=birth_state, birth_country=gen.country(),
-        profession=gen.profession(), employer=gen.organization(), school=gen.organization(),
+        profession=gen.profession(), employer=gen.organization("employer"), school=gen.organization("school"),
         relatives=relatives, clinicians=clinicians,
         hospitals=[gen.hospital() for _ in range(3)], mrn=gen.medical_record(),
         first_visit=first_visit,

@@ -35,6 +35,10 @@ HEADER_FIELD_PROBS = {
     "header.015": .04, "header.016": .06, "header.017": .05, "header.018": .05, "header.019": .05,
     "header.020": .05, "header.021": .15, "header.022": .2, "header.023": .15, "header.024": .15,
     "header.025": .2, "header.026": .04, "header.027": .15, "header.028": .04,
+    # signature block: pager, phone and fax lines are rare in N-GRID
+    "signature.000": .6, "signature.001": .12, "signature.002": .25, "signature.003": .1,
+    "signature.004": .05, "signature.005": .2, "signature.006": .3, "signature.007": .25,
+    "signature.008": .35, "signature.009": .05,
 }
 
 
@@ -196,7 +200,7 @@ class _NoteWriter:
 
     def fields(self, section: Section) -> List[List[Seg]]:
         templates = self.field_pool(section.pool)
-        if section.pool == "header":
+        if section.pool in ("header", "signature"):
             chosen = [t for t in templates if self.rng.random() < HEADER_FIELD_PROBS.get(t.id, 0.1)]
             if not chosen:
                 chosen = templates[:1]

@@ -102,7 +102,7 @@ pool(
     "[{he:He} has|History of] [no|one|two|multiple] detox admissions, [most recently at {hosp} in {date:month_year}|the last at {hosp:new} {date:past}|].",
     "[{he:He} smokes|Smokes] [1 ppd|half a pack a day|1/2 ppd|10 cigarettes a day] {duration} ([20|15|30|40] pack-years).",
     "[{he:He} was sober from|Sober] {date:past} [to|until] {date:recent} [with AA|with the help of {his} sponsor {person}|after treatment at {hosp}].",
-    "[{he:He} attends|Attends] AA meetings at {org} [on {date:weekday}s|weekly|3 times a week] [and has a sponsor|].",
+    "[{he:He} attends|Attends] AA meetings at {org:church} [on {date:weekday}s|weekly|3 times a week] [and has a sponsor|].",
     "[{he:He} denies|Denies] IV drug use[, cocaine, or other illicit drugs|]; [last|most recent] cannabis use {date:recent}.",
     "[{he:He} was|Was] on methadone [at {hosp:new}|through a clinic in {city}] from {date:year} to {date:year}, now on buprenorphine/naloxone {dose} {freq}.",
 )
@@ -116,7 +116,7 @@ pool(
     "[{he:He} was evaluated|Evaluated] for {eponym} by {dr:new} [in {date:year}|at {hosp:new}], which was [ruled out|not confirmed|felt unlikely].",
     "[{he:He} has|Has] [a pacemaker|a vagus nerve stimulator|an insulin pump|a cochlear implant] (serial {id:device}) placed [in {date:year}|at {hosp:new}].",
     "[Allergies|Allergy]: [NKDA|penicillin (rash)|sulfa|codeine (nausea)|none known].",
-    "LMP {date:recent}; [G2P2|G1P1|G0|G3P2].",
+    "[Last physical exam|Last PCP visit|Last labs] {date:past}[; up to date on vaccines|; no acute issues|].",
 )
 
 pool(
@@ -141,12 +141,12 @@ pool(
     "[{he:He} lives|Lives] with {his} {rel}, {rel_name}, [who works as a {rel_prof}|a {rel_prof}|who is {rel_age}] [in an apartment in {city:home}|in {city:home}|in a house in {city_state:home}].",
     "[{he:He} has|Has] [two|three|one] [children|kids] ([ages {age:other} and {age:other}|a son, {age:other}, and a daughter, {age:other}|{age:other}]) [who live with {his} ex-wife in {city}|who live with {him}|who are in DCF custody].",
     "[{he:He} was married|Married] to {person} from {date:year} to {date:year}; [they divorced|the marriage ended] [after {his} relapse|amicably|because of domestic violence].",
-    "[{he:He} served|Served] in {org} from {date:year} to {date:year}[, including a deployment to {country}|, honorably discharged|] and [works|worked] as a {prof} after discharge.",
-    "[{he:He} identifies as|Religion:] [Catholic|Baptist|Muslim|Jewish|Christian|spiritual but not religious] and attends {org} [in {city:home}|weekly|on holidays].",
-    "[{he:He} enjoys|Hobbies include] [fishing|painting|video games|hiking at {loc}|basketball|music|gardening] [and volunteers at {org}|with {his} friend {person}|].",
+    "[{he:He} served|Served] in {org:military} from {date:year} to {date:year}[, including a deployment to {country}|, honorably discharged|] and [works|worked] as a {prof} after discharge.",
+    "[{he:He} identifies as|Religion:] [Catholic|Baptist|Muslim|Jewish|Christian|spiritual but not religious] and attends {org:church} [in {city:home}|weekly|on holidays].",
+    "[{he:He} enjoys|Hobbies include] [fishing|painting|video games|hiking at {loc}|basketball|music|gardening] [and volunteers at {org:church}|with {his} friend {person}|].",
     "[{he:He} is|Currently] [on SSDI|unemployed|receiving unemployment|on medical leave] since {date:past}; previously [worked as a {prof} for {num:2-20} years|a {prof} at {org}].",
     "[{he:He} has|Has] a [girlfriend|boyfriend|partner] of [two|five|several] years, {person}, [who is a {prof:new}|who is supportive|with whom {he} argues frequently].",
-    "[{he:He} was|Was] [evicted|homeless] in {date:month_year} and [stayed at the {loc}|lived in {his} car|couch-surfed in {city}] [for a few weeks|until {date:recent}].",
+    "[{he:He} was|Was] [evicted|homeless] in {date:year} and [stayed at the {loc}|lived in {his} car|couch-surfed in {city}] [for a few weeks|until {date:recent}].",
     "[Home address|{he:He} lives at] {street} in {city:home}[, {zip}|].",
     "[{his} {rel:mother}|{his:His} {rel}] [is|was] a {rel_prof} and {his} [father|stepfather] [worked as a {prof:new}|was a {prof:new}] [in {city}|for {org}|].",
     "[{he:He} worked|Worked] [as a|as an] {prof} [for|at] {org} [until {date:past}|from {date:year} to {date:year}|for about {num:2-15} years] [and then|before] [was laid off|quit|became a {prof:new}].",
@@ -164,7 +164,7 @@ pool(
 
 pool(
     "legal",
-    "[{he:He} was arrested|Arrested] [for OUI|for assault|for possession|for shoplifting] in {date:year}[ in {city}| at age {age:event}|] and [served probation|served {num:3-24} months at {org}|charges were dropped].",
+    "[{he:He} was arrested|Arrested] [for OUI|for assault|for possession|for shoplifting] in {date:year}[ in {city}| at age {age:event}|] and [served probation|served {num:3-24} months|charges were dropped].",
     "[{he:He} has|Has] a court date on {date:future} [in {city} District Court|for a restraining order hearing|regarding custody].",
     "[{he:He} is|Currently] on probation [until {date:future}|through {date:year}]; probation officer is {person}[ ({phone})|].",
     "[No legal history|Denies legal history|No arrests or convictions][.|; no pending charges.]",
@@ -195,7 +195,7 @@ pool(
 pool(
     "formulation",
     "{pt} is a {age:yo} {he:man} with {dx} who presents with {symptom} {duration} in the setting of [job loss|relationship stress|ongoing substance use|medication nonadherence|a move to {city}].",
-    "[In summary|Summary], {pt_formal} is a {age}-year-old [{prof}|{he:man}] [with|whose] [symptoms are most consistent with {dx}|presentation is consistent with {dx}], [complicated by|without] {medical}.",
+    "[In summary|Summary], {pt_formal} is a {age}-year-old [{prof}|{he:man}] [with symptoms most consistent with {dx}|whose presentation is consistent with {dx}], [complicated by|without] {medical}.",
     "[{his} symptoms appear|The current episode appears] [triggered|worsened] by [the loss of {his} {rel}|stress at {org:employer}|a recent move|{his} {rel}'s illness with {eponym}].",
     "[Differential includes|DDx]: {dx}, {dx}, [and substance-induced mood disorder|and medical causes such as thyroid disease|].",
     "[Diagnosis|Dx|DSM-5]: {dx}; {dx}[; rule out {dx}|].",
@@ -209,20 +209,20 @@ pool(
     "[Follow up|F/u|RTC] [with {dr:att}|with me|with {dr:psych}] [in 2 weeks|in 4 weeks|in 1 month] [on|(] {date:future}[)|].",
     "[Labs|Check] [CBC, CMP, TSH|lithium level and BMP|A1c and lipids] [today|prior to next visit|on {date:future}].",
     "[Records|Prior records] requested from {hosp} [(fax {phone:fax})|; fax {phone:fax}|].",
-    "[Coordinate|Will coordinate] care with {dr:pcp}[ ({phone})|] and {his} therapist {dr:ther}[ ({phone:ext})|].",
-    "[Patient|{he:He}] [was given|was provided] [the clinic number|our number][ {phone}|] [and the crisis line|and the after-hours line] [988|{phone}|number][ and instructed to call 911 or go to the nearest ED if unsafe|].",
+    "[Coordinate|Will coordinate] care with {dr:pcp}[ ({phone})|||] and {his} therapist {dr:ther}[ ({phone:ext})|||].",
+    "[Patient|{he:He}] [was given|was provided] [the clinic number|our number][ {phone}|||] [and the crisis line|and the after-hours line][ 988|| 988| {phone}][ and instructed to call 911 or go to the nearest ED if unsafe|].",
     "[Next appointment|Next appt]: {date:future} at {time} with {dr:att}.",
     "[Discussed|Encouraged] [AA|NA|SMART Recovery|DBT skills group] [at {org}|at {hosp:new}|] [on {date:weekday}s|weekly].",
     "[Letter|Note] for work ({org:employer}) [provided|completed] [excusing {him} through {date:future}|for FMLA paperwork].",
-    "[Case management|CM] referral for [housing|benefits|transportation] [to {org}|through {org}]; {person}[ ({phone})|] is {his} current case worker.",
+    "[Case management|CM] referral for [housing|benefits|transportation] [to {org:agency}|through {org:agency}]; {person}[ ({phone})|||] is {his} current case worker.",
     "[Admit|Admission] to {dept} [at {hosp:here}|], [room|bed] {room}, [on a voluntary basis|under Section 12|pending bed availability].",
 )
 
 pool(
     "collateral",
-    "[Collateral|Spoke with] [obtained from|] {his} {rel} {rel_name}[ ({phone})|] [on {date:visit}|today|by phone], who [confirms the history|reports {he} has been more irritable|is worried about {his} drinking|notes that {he} has not slept in days].",
+    "[Collateral|Spoke with] [obtained from|] {his} {rel} {rel_name}[ ({phone})|||] [on {date:visit}|today|by phone], who [confirms the history|reports {he} has been more irritable|is worried about {his} drinking|notes that {he} has not slept in days].",
     "[Collateral from|Per] {dr:psych} [at|of] {hosp}: [{he} missed several appointments since {date:past}|compliant with medication|last seen {date:recent}].",
-    "[Left a message for|Called] {his} [therapist|case manager|PCP] {dr:any} [at|on] {phone:ext}[; awaiting call back|].",
+    "[Left a message for|Called] {his} [therapist|case manager|PCP] {dr:any}[ at {phone:ext}| on {phone}|||][; awaiting call back|].",
     "[{his} {rel}|{his:His} {rel}], {rel_name}, [states|reports] that {he} [has been giving away belongings|told {rel_name} {he} \"wanted to die\"|has been sleeping all day] since {date:weekday}.",
 )
 
@@ -284,7 +284,7 @@ pool(
     "[{he:He} describes|Describes] {his} relationship with {his} [parents|family|siblings] as [close|strained|distant|conflictual].",
     "[{he:He} has|Has] [never been married|been married for {num:2-30} years|been divorced for {num:1-10} years] and [has no children|has {num:1-4} children].",
     "[Finances are|Money is] [tight|a major stressor|stable], and {he} [receives disability|relies on {his} family|works two jobs|has significant debt].",
-    "[{he:He} is|Is] [an avid reader|a runner|a gamer|musically inclined|a skilled cook] and [used to|still] [play guitar|run daily|cook for {his} family|paint].",
+    "[{he:He} is|Is] [an avid reader|a runner|a gamer|musically inclined|a skilled cook] and [used to play guitar|still runs daily|cooks for {his} family|paints on weekends].",
     "[{he:He} denies|No] [military history|history of military service].",
     "[{he:He} reports|Reports] [spending|that {he} spends] [about|roughly] {num:2-10} hours a day [on social media|playing video games|watching TV].",
     "[{he:He} drives|Does not drive] and [relies on|uses] [public transportation|rides from family|the bus] [to get to appointments|for errands].",
@@ -315,7 +315,7 @@ pool(
     "formulation_plain",
     "[{his} presentation|The presentation] is [most consistent with|suggestive of] {dx}, [with|and] [comorbid|co-occurring] {dx}.",
     "[Contributing factors|Predisposing factors] include [family history of mood disorder|early trauma|chronic stress|substance use|medical illness].",
-    "[Perpetuating factors|Perpetuating factors include] [ongoing substance use|isolation|poor sleep|unemployment|medication nonadherence].",
+    "[Perpetuating factors:|Perpetuating factors include] [ongoing substance use|isolation|poor sleep|unemployment|medication nonadherence].",
     "[{he:He} would benefit from|Recommend] [medication management|psychotherapy|a higher level of care|an intensive outpatient program] [and close follow-up|].",
     "[Rule out|R/O] [substance-induced mood disorder|thyroid disease|{eponym}|a neurocognitive disorder].",
     "[{his} cognitive symptoms|Memory complaints] are [likely|probably] related to depression rather than {eponym}, [though|but] [neuropsychological testing may help|this will be monitored].",
@@ -374,7 +374,7 @@ extend(
 extend(
     "family_plain",
     "[{his} {rel}|{his:His} {rel}] ({rel_age}) [lives in {country}|lives in {state}|died at {rel_age}] [and has {eponym}|and is in good health|].",
-    "[{his} mother|{his:His} mother] [died|passed away] at age {age:other} [of {eponym}|of cancer|by suicide]; {his} father is {age:other} and [lives in {state}|lives in {country}|has {medical}].",
+    "{his:His} {rel:mother} [died|passed away] at age {rel_age} [of {eponym}|of cancer|by suicide]; {his} {rel:father} is {rel_age} and [lives in {state}|lives in {country}|has {medical}].",
     "[{he:He} has|Has] [a brother|a sister] ({age:other}) [with autism|with {dx}|who is healthy] and [a half-sibling|a brother] ({age:other}) in {state}.",
 )
 extend(
@@ -389,4 +389,81 @@ extend(
 extend(
     "risk_plain",
     "[{he:He} has|Has] a history of [an overdose|a suicide attempt|cutting] at age {age:teen}[ and again at {age:event}|], [none since|no attempts since].",
+)
+
+
+# --- PHI-free sections: what fills most of a real note between the PHI -----------------------
+pool(
+    "mse_narr",
+    "{he:He} [is|was] [a|an] [well-groomed|disheveled|casually dressed|thin|overweight|tired-appearing] {he:man} [who appears {his} stated age|appearing older than stated age|in no acute distress], [with|and] [good|fair|poor|intermittent] eye contact.",
+    "[{he:He} was|Was] [calm and cooperative|guarded|irritable but redirectable|restless|tearful at times] [throughout the interview|for most of the interview|with the examiner].",
+    "Speech [was|is] [normal in rate and volume|soft and slow|rapid and pressured|monotone|latent], [without|with mild] [dysarthria|word-finding difficulty].",
+    "{he:He} described {his} mood as [\"depressed\"|\"anxious\"|\"fine\"|\"exhausted\"|\"hopeless\"]; affect was [constricted|congruent|blunted|labile|anxious|dysphoric] and [mood-congruent|reactive|tearful].",
+    "Thought process was [linear and goal-directed|circumstantial|tangential|concrete|disorganized at times]; thought content [was notable for|included] [guilt|hopelessness|worry about finances|paranoid themes|somatic preoccupation].",
+    "{he:He} [denied|endorsed] [auditory|visual] hallucinations and did not appear to be responding to internal stimuli.",
+    "{he:He} was alert and oriented to person, place, and time; [attention|concentration] was [intact|mildly impaired|impaired] [on serial 7s|on months backwards].",
+    "Insight [is|was] [fair|limited|poor|good] and judgment [is|was] [fair|impaired|intact], [as evidenced by|given] [{his} willingness to engage in treatment|recent impulsive behavior|{his} help-seeking].",
+)
+pool(
+    "interventions",
+    "[Supportive therapy|Psychoeducation|Motivational interviewing] [was|were] [provided|used] [around|regarding] [{his} ambivalence about treatment|sleep hygiene|coping strategies|medication adherence].",
+    "[We discussed|Discussed] [the diagnosis|treatment options|the expected course of treatment|the risks of untreated depression] and {he} [asked appropriate questions|was receptive|expressed understanding].",
+    "[{he:He} was|Was] [encouraged|coached] to [use|practice] [grounding techniques|deep breathing|behavioral activation|a thought record] [daily|when anxious|between sessions].",
+    "[{he:He} identified|Identified] [three|several|a few] [coping skills|pleasant activities|supports] [to use|to rely on] [this week|before the next visit|when distressed].",
+    "[Consent|Informed consent] for {drug} was obtained after discussing [common side effects|the black box warning|metabolic monitoring|the risk of serotonin syndrome].",
+    "[{he:He} was|Was] [given|provided] written information about [the medication|crisis resources|local support groups|the diagnosis].",
+)
+pool(
+    "goals",
+    "[Reduce|Decrease] [depressive symptoms|panic attacks|alcohol use|suicidal thoughts] [as measured by|per] [PHQ-9|GAD-7|self-report|weekly logs].",
+    "[Improve|Restore] [sleep to 7 hours nightly|daily functioning|attendance at work|engagement with family].",
+    "[Maintain|Achieve] [abstinence from alcohol|medication adherence|safety] [over the next 3 months|through the next visit|long term].",
+    "[{he:He} would like to|Patient's goal is to] [\"feel like myself again\"|return to work|go back to school|get {his} kids back|stop drinking|sleep through the night].",
+    "[Strengths|Patient strengths] include [insight into {his} illness|motivation for treatment|a supportive family|stable housing|a sense of humor|employment].",
+    "[Barriers|Limitations] include [transportation|cost of medication|limited insurance|language|work schedule|ambivalence about treatment].",
+)
+
+extend(
+    "social_plain",
+    "[{he:He} describes|Describes] {his} upbringing as [strict|loving but chaotic|marked by frequent moves|stable until {his} parents divorced].",
+    "[{he:He} is|Is] [currently|presently] [single|in a relationship|separated|engaged] and [not sexually active|sexually active with one partner|reports no concerns about {his} relationship].",
+    "[{he:He} spends|Spends] {his} days [looking for work|caring for {his} children|at home|volunteering|at the library] and [rarely|occasionally|frequently] [leaves the house|sees friends].",
+    "[{he:He} has|Has] [stable|unstable|temporary] housing and [pays rent with help from family|is behind on rent|receives a housing voucher].",
+    "[{he:He} identifies|Identifies] as [heterosexual|gay|bisexual|queer|straight] and [uses {he:he}/{him} pronouns|has not disclosed this to family|reports family acceptance].",
+    "[{he:He} enjoys|Enjoys] [cooking|fishing|drawing|writing poetry|watching sports|woodworking|church activities] [but has not done so recently|and finds it calming|when {his} mood is better].",
+    "[{he:He} has|Has] [a dog|two cats|no pets|a service dog] [that {he} is very attached to|which is a reason for living|].",
+    "[Work history|Employment history] is [limited|sporadic|steady], with [several short-term jobs|long periods of unemployment|the same job for many years].",
+    "[{he:He} does not|Doesn't] [have|own] a car and [walks|takes the bus|gets rides] [to work|to appointments|everywhere].",
+    "[{he:He} is|Is] [the primary caregiver for|helping care for] [{his} elderly parent|{his} grandchildren|a disabled sibling], which [adds to {his} stress|is very demanding].",
+)
+extend(
+    "family_plain",
+    "[There is|Positive] family history of [substance use|alcoholism|depression|anxiety] on [both sides|the maternal side|the paternal side].",
+    "[{he:He} describes|Describes] {his} family as [supportive|distant|chaotic|close-knit] and [speaks to them|visits them] [daily|weekly|rarely].",
+    "[No|Denies] family history of [suicide|bipolar disorder|psychosis|dementia|seizures].",
+)
+extend(
+    "psych_plain",
+    "[{he:He} has|Has] [never|not] been on a mood stabilizer or antipsychotic.",
+    "[{he:He} found|Found] [therapy|CBT|group therapy] [helpful in the past|somewhat helpful|not helpful] and is [open to|hesitant about|interested in] resuming it.",
+    "[{he:He} has|Has] no history of [ECT|TMS|ketamine treatment] [and is not interested|but has read about it|].",
+)
+
+extend(
+    "hpi",
+    "[{he:He} works|Works] [as a|as] {prof} [in {city}|in {city:home}|near {city}] and [has been unable to keep up|was recently written up|has missed {num:2-10} shifts] {duration}.",
+    "[{his} {rel}|{his:His} {rel}], a {rel_prof}, [drove {him} to the appointment|encouraged {him} to seek care|has been checking on {him} daily].",
+    "[{he:He} recently|Recently] [lost {his} job as a {prof}|was demoted from {prof}|started a new job as a {prof:new}] [at {org:employer}|in {city}], which [triggered|worsened] {his} symptoms.",
+    "[{he:He} traveled|Traveled] to {city_state} [for {his} {rel}'s funeral|for a family wedding|to visit {his} {rel}] on {date:recent} and [felt overwhelmed|drank heavily|did not sleep] [there|while away].",
+    "[{he:He} lives|Lives] in {city:home} [and commutes to {city} for work|near {his} {rel}|with {his} {rel}] and [rarely leaves|feels unsafe in] {his} neighborhood.",
+)
+extend(
+    "family_hx",
+    "{his:His} {rel:father} [worked as a|was a] {rel_prof} and {his} {rel:mother} [was a|worked as a] {rel_prof}.",
+    "[{his} {rel}|{his:His} {rel}] [is a|works as a] {rel_prof} in {rel_city} and [has depression|has no psychiatric history|drinks heavily].",
+)
+extend(
+    "social",
+    "[{he:He} previously worked|Previously worked] as a {prof} and [then as|later as] a {prof:new} before [going on disability|being laid off|returning to school].",
+    "[{he:He} grew up|Grew up] in {city}, [moved to|then] {city} [for college|as a teenager|after high school], and [now lives|has lived] in {city:home} [since {date:year}|for {num:2-20} years].",
 )

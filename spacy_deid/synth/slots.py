@@ -12,7 +12,7 @@ from typing import Callable, Dict, List
 from .. import labels
 from . import fillers, formats, vocab
 from .assembler import Seg
-from .context import Clinician, NoteContext, draw_clinician
+from .context import Clinician, NoteContext, draw_clinician, draw_relative
 from .surrogates import Person
 
 SLOTS: Dict[str, Callable[[NoteContext, str], List[Seg]]] = {}
@@ -89,6 +89,8 @@ def pt_formal(ctx, arg):
 
 def _pick_relative(ctx: NoteContext, role: str = ""):
     candidates = [r for r in ctx.patient.relatives if not role or r.role == role]
+    if not candidates and role:  # a relative the patient's world lacks: draw one for this note
+        candidates = [draw_relative(ctx.gen, role, ctx.patient.person, ctx.age_now, ctx.patient.city)]
     ctx.relative = ctx.gen.choice(candidates or ctx.patient.relatives)
     return ctx.relative
 
@@ -240,12 +242,13 @@ def hosp(ctx, arg):
 
 @slot("org")
 def org(ctx, arg):
-    """`{org:employer}`, `{org:school}`, or a fresh organisation."""
+    """`{org:employer}`, `{org:school}` (the patient's), or a fresh one:
+    `{org}`, `{org:school}`... `{org:church}`, `{org:agency}`, `{org:military}`."""
     if arg == "employer":
         return phi(labels.ORGANIZATION, ctx.patient.employer)
     if arg == "school":
         return phi(labels.ORGANIZATION, ctx.patient.school)
-    return phi(labels.ORGANIZATION, ctx.gen.organization())
+    return phi(labels.ORGANIZATION, ctx.gen.organization(arg or None))
 
 
 @slot("city")
@@ -345,6 +348,7 @@ def _date_text(ctx: NoteContext, value: dt.date, weights: Dict[str, int]) -> Lis
 
 RECENT_WEIGHTS = {"md_slash": 25, "mdy_slash": 20, "mdy_slash0": 8, "month_d": 12, "mon_d": 3,
                   "month_ord": 3, "weekday": 14, "weekday_md": 2, "month_d_y": 5, "md_slash0": 3}
+MONTH_YEAR_WEIGHTS = {"month_y": 40, "my_slash": 15, "mon_y": 10, "month_of_y": 10, "my_slash2": 3}
 YEARISH_WEIGHTS = {"year": 60, "month_y": 15, "my_slash": 6, "mon_y": 3, "month_of_y": 3,
                    "mdy_slash": 8, "month_d_y": 4, "year_apos": 1}
 
@@ -367,6 +371,9 @@ def date(ctx, arg):
         year = gen.rng.randint(ctx.patient.dob.year + 5, visit.year)
         return _date_text(ctx, dt.date(year, gen.rng.randint(1, 12), gen.rng.randint(1, 28)),
                           YEARISH_WEIGHTS)
+    if arg == "month_year":
+        year = gen.rng.randint(max(ctx.patient.dob.year + 5, visit.year - 12), visit.year)
+        return _date_text(ctx, dt.date(year, gen.rng.randint(1, 12), 1), MONTH_YEAR_WEIGHTS)
     if arg == "weekday":
         ctx.phenomena["date_weekday"] += 1
         value = visit - dt.timedelta(days=gen.rng.randint(1, 6))

@@ -204,8 +204,12 @@ class SurrogateGenerator:
         """Initials of the capitalised words: "Riverside General Hospital" → "RGH"."""
         return "".join(word[0] for word in re.findall(r"[A-Z][\w']*", name))
 
-    def organization(self) -> str:
-        pattern = self.choice(vocab.words("organization_patterns.txt"))
+    def organization(self, kind: Optional[str] = None) -> str:
+        """An organisation; `kind` is school, church, agency, military or employer."""
+        patterns = vocab.words("organization_patterns.txt")
+        if kind:
+            patterns = tuple(p for p in patterns if organization_kind(p) == kind) or patterns
+        pattern = self.choice(patterns)
         words = dict(vocab.grouped("organization_words.tsv"))
         hospital_words = vocab.grouped("hospital_words.tsv")
         words["adj"] = hospital_words["adj"]
@@ -412,6 +416,21 @@ class SurrogateGenerator:
         return _match_case(value, like)
 
     _plain: Dict[str, Callable[["SurrogateGenerator"], str]] = {}
+
+
+_ORGANIZATION_KINDS = (
+    ("school", re.compile(r"School|Academy|College|University")),
+    ("church", re.compile(r"Church|Temple|Islamic|YMCA|Boys and Girls")),
+    ("agency", re.compile(r"Department|Authority|Police|Fire|Library|Food Bank|Foundation")),
+    ("military", re.compile(r"\{branch\}")),
+)
+
+
+def organization_kind(pattern: str) -> str:
+    for kind, regex in _ORGANIZATION_KINDS:
+        if regex.search(pattern):
+            return kind
+    return "employer"
 
 
 def _match_case(value: str, like: str) -> str:
