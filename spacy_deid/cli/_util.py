@@ -4,14 +4,15 @@ from typing import Optional
 
 import typer
 from spacy.language import Language
-from wasabi import msg
+from wasabi import color, msg
 
 from ..corpus.problems import CorpusFormatError
 
 
 def fail_on_corpus_error(error: Exception) -> "typer.Exit":
     """Print a corpus error (file, tag, problem; never note text) and exit 1."""
-    msg.fail(str(error))
+    # Printed whole: wasabi would wrap a long file path across lines.
+    print(color(f"\u2718 {error}", fg="red"))
     return typer.Exit(code=1)
 
 
@@ -27,6 +28,14 @@ def load_tokenizer_pipeline(base: Optional[str]) -> Language:
         config = spacy.util.load_config(Path(base))
         return spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
     return spacy.load(base, exclude=[], disable=[])
+
+
+def warn_lines(summary: str) -> None:
+    """A multi-line summary as a warning, its lines kept (wasabi would re-wrap them)."""
+    first, *rest = summary.splitlines()
+    msg.warn(first)
+    for line in rest:
+        print(line)
 
 
 CORPUS_ERRORS = (CorpusFormatError, FileNotFoundError)

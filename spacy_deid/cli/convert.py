@@ -9,12 +9,12 @@ from ..corpus.docbin import convert_corpus
 from ..corpus.docs import EXPAND, MISALIGNED_POLICIES
 from ..corpus.formats import AUTO, FORMATS
 from . import app
-from ._util import CORPUS_ERRORS, fail_on_corpus_error, load_tokenizer_pipeline
+from ._util import CORPUS_ERRORS, fail_on_corpus_error, load_tokenizer_pipeline, warn_lines
 
 
 @app.command("convert")
 def convert_cli(
-    input_path: Path = typer.Argument(..., help="Corpus file or folder", exists=True),
+    input_arg: str = typer.Argument(..., metavar="INPUT_PATH", help="Corpus file or folder"),
     output_path: Path = typer.Argument(..., help="Output .spacy file"),
     format: str = typer.Option(AUTO, "--format", "-f", help=f"One of {', '.join(FORMATS)}"),
     base: Optional[str] = typer.Option(
@@ -33,8 +33,23 @@ def convert_cli(
     lenient: bool = typer.Option(
         False, "--lenient", help="Skip and count bad tags instead of stopping at the first"
     ),
+    if_empty: Optional[Path] = typer.Option(
+        None,
+        "--if-empty",
+        help="Corpus to convert when INPUT_PATH is an empty string "
+        "(as the project's data vars are by default)",
+    ),
 ) -> None:
     """Convert an annotated corpus (i2b2 2014/2006 XML, PhysioNet) to a DocBin."""
+    if input_arg.strip():
+        input_path = Path(input_arg)
+    elif if_empty is not None:
+        input_path = if_empty
+        msg.info(f"No input path given: converting {input_path}")
+    else:
+        msg.fail("INPUT_PATH is empty (and no --if-empty corpus was given)", exits=1)
+    if not input_path.exists():
+        msg.fail(f"corpus path does not exist: {input_path}", exits=1)
     if format not in FORMATS:
         msg.fail(f"--format must be one of {', '.join(FORMATS)}", exits=1)
     if misaligned not in MISALIGNED_POLICIES:
@@ -55,6 +70,6 @@ def convert_cli(
         msg.fail(str(error), exits=1)
     msg.good(f"Wrote {n_notes} notes with {n_mentions} PHI mentions to {output_path}")
     if problems.total:
-        msg.warn(problems.summary())
+        warn_lines(problems.summary())
     if alignment.misaligned:
-        msg.warn(alignment.summary())
+        warn_lines(alignment.summary())

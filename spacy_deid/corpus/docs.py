@@ -39,13 +39,26 @@ class AlignmentReport:
     def misaligned(self) -> int:
         return sum(counter["misaligned"] for counter in self.counts.values())
 
-    def summary(self) -> str:
+    def by_kind(self) -> Counter:
+        total: Counter = Counter()
+        for counter in self.counts.values():
+            total.update(counter)
+        return total
+
+    def summary(self, max_files: int = 20) -> str:
+        """Totals by kind, then one line per file (the first `max_files` files)."""
         if not self.misaligned:
             return "all mentions fall on token boundaries"
-        lines = [f"{self.misaligned} mention(s) start or end inside a token:"]
-        for source, counter in sorted(self.counts.items()):
+        totals = ", ".join(f"{kind} x{n}" for kind, n in sorted(self.by_kind().items()))
+        lines = [
+            f"{self.misaligned} mention(s) in {len(self.counts)} file(s) start or end "
+            f"inside a token ({totals}):"
+        ]
+        for source, counter in sorted(self.counts.items())[:max_files]:
             kinds = ", ".join(f"{kind} x{n}" for kind, n in sorted(counter.items()))
             lines.append(f"  {source}: {kinds}")
+        if len(self.counts) > max_files:
+            lines.append(f"  ... and {len(self.counts) - max_files} more file(s)")
         return "\n".join(lines)
 
 
