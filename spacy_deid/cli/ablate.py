@@ -11,7 +11,6 @@ from wasabi import msg
 from ..evaluation.ablation import AblationError, ablation_markdown, run_ablation
 from ..evaluation.measures import ALL_SUBTYPES, LABEL_SETS
 from ..evaluation.significance import DEFAULT_ALPHA, DEFAULT_ITERATIONS
-from ..evaluation.systems import load_pipeline
 from . import app
 from .evaluate import INPUT_ERRORS, check_label_set, fail, read_gold
 
@@ -24,7 +23,8 @@ def ablate_cli(
     gold: Path = typer.Argument(..., help="Gold corpus: folder of i2b2 2014 XML", exists=True),
     step: Optional[List[str]] = typer.Option(
         None, "--step", "-s",
-        help="Components added together as one row, comma-separated; repeat in order. "
+        help="One row: components (and true/false settings components.NAME.SETTING, "
+        "false in earlier rows) added together, comma-separated; repeat in order. "
         "Default: one row per component, in pipeline order",
     ),
     keep: Optional[List[str]] = typer.Option(
@@ -44,9 +44,8 @@ def ablate_cli(
     steps = [[name.strip() for name in s.split(",") if name.strip()] for s in step or []]
     try:
         gold_notes = read_gold(gold, lenient)
-        nlp = load_pipeline(model)
         rows = run_ablation(
-            nlp, gold_notes, steps=steps or None, keep=keep or [], label_set=label_set,
+            model, gold_notes, steps=steps or None, keep=keep or [], label_set=label_set,
             iterations=iterations, seed=seed,
         )
     except AblationError as err:
