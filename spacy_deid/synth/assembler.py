@@ -33,11 +33,15 @@ def strip_segments(segments: Sequence[Seg]) -> List[Seg]:
 
 
 _ARTICLE_AT_END = re.compile(r"(?<![\w'])([Aa]n?) $")
-_ARTICLE_INSIDE = re.compile(r"(?<![\w'])([Aa]n?) (?=([A-Za-z]))")
+_ARTICLE_INSIDE = re.compile(r"(?<![\w'])([Aa]n?) (?=([A-Za-z0-9]+))")
+_AN_NUMBER = re.compile(r"(8|11|18)(?!\d)|8\d(?!\d)")  # "an 8-", "an 18-", "an 80-year-old"
 
 
-def _article(article: str, next_char: str) -> str:
-    word = "an" if next_char.lower() in "aeiou" else "a"
+def _article(article: str, next_word: str) -> str:
+    if next_word[:1].isdigit():
+        word = "an" if _AN_NUMBER.match(next_word) else "a"
+    else:
+        word = "an" if next_word[:1].lower() in "aeiou" else "a"
     return word.capitalize() if article[0].isupper() else word
 
 
@@ -50,10 +54,20 @@ def fix_articles(segments: List[Seg]) -> List[Seg]:
             continue
         text = _ARTICLE_INSIDE.sub(lambda m: _article(m.group(1), m.group(2)) + " ", seg.text)
         if i + 1 < len(out) and out[i + 1].text:
-            nxt = out[i + 1].text[0]
+            nxt = out[i + 1].text
             text = _ARTICLE_AT_END.sub(lambda m: _article(m.group(1), nxt) + " ", text)
         out[i] = Seg(text)
     return out
+
+
+def tidy_spaces(segments: List[Seg]) -> List[Seg]:
+    """Collapse the double spaces and " ," that empty alternatives leave."""
+    out = []
+    for seg in strip_segments(segments):
+        if seg.label is None:
+            seg = Seg(re.sub(r" +([,.;:)])", r"\1", re.sub(r"  +", " ", seg.text)))
+        out.append(seg)
+    return strip_segments(out)
 
 
 def capitalize_first(segments: List[Seg]) -> List[Seg]:

@@ -24,8 +24,11 @@ DOSES = ("5 mg", "10 mg", "12.5 mg", "20 mg", "25 mg", "37.5 mg", "40 mg", "50 m
          "0.5 mg", "1 mg", "2 mg", "0.25 mg", "1200 mg", "15 mg", "30 mg", "8 mg/2 mg")
 FREQUENCIES = ("daily", "BID", "TID", "QHS", "q AM", "q6h PRN", "twice a day", "at bedtime",
                "every morning", "PRN anxiety", "qd", "q8h", "nightly")
-COMBO_DOSES = ("500/125", "875/125", "500/250", "5/325", "10/325", "25/100", "160/12.5",
-               "50/500", "100/25", "8/2", "4/1", "20/12.5")
+COMBO_DOSES = ("Augmentin 500/125", "Augmentin 875/125 mg", "amoxicillin-clavulanate 500/125",
+               "Percocet 5/325", "Norco 10/325", "hydrocodone/APAP 5/325 mg", "Sinemet 25/100",
+               "carbidopa-levodopa 25/250", "Advair 250/50", "Symbicort 160/4.5", "Suboxone 8/2 mg",
+               "buprenorphine-naloxone 8/2", "Zubsolv 5.7/1.4", "losartan-HCTZ 100/25",
+               "lisinopril-HCTZ 20/12.5", "Bactrim DS 800/160", "Janumet 50/500", "Vytorin 10/20")
 SYMPTOMS = (
     "low mood", "anhedonia", "poor sleep", "early morning awakening", "decreased appetite",
     "increased appetite", "poor concentration", "fatigue", "guilt", "hopelessness",

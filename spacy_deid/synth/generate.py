@@ -15,7 +15,7 @@ from typing import Iterator, List, Optional, Tuple
 
 from ..corpus.note import Note
 from . import fillers
-from .assembler import NoteBuilder, Seg, capitalize_first, fix_articles, strip_segments
+from .assembler import NoteBuilder, Seg, capitalize_first, fix_articles, strip_segments, tidy_spaces
 from .context import NoteContext, Patient, draw_clinician, draw_patient
 from .fields import FIELD_POOLS
 from .layouts import BULLETS, FIELD_SEPARATORS, HEADER_STYLES, LAYOUTS, SECTIONS, Section
@@ -96,7 +96,7 @@ class _NoteWriter:
 
     def sentence(self, template: Template) -> List[Seg]:
         self.ctx.relative = None  # each sentence picks its own relative
-        segs = capitalize_first(fix_articles(self.render(template.source, template.id)))
+        segs = capitalize_first(fix_articles(tidy_spaces(self.render(template.source, template.id))))
         if segs and segs[-1].label is None:
             text = segs[-1].text.rstrip()
             segs[-1] = Seg(text)
@@ -195,7 +195,7 @@ class _NoteWriter:
         attribute, value = template.source
         self.ctx.relative = None
         self.ctx.templates_used[template.id] += 1
-        segs = self.render(attribute) + [Seg(self.style.separator)] + self.render(value)
+        segs = tidy_spaces(self.render(attribute)) + [Seg(self.style.separator)] + tidy_spaces(self.render(value))
         return capitalize_first(fix_articles(strip_segments(segs)))
 
     def fields(self, section: Section) -> List[List[Seg]]:

@@ -92,7 +92,7 @@ pool(
     "{drug} [up to|titrated to] {dose} [with partial response|without benefit|- stopped due to nausea|- caused akathisia].",
     "{drug} {dose} {freq}, [prescribed by {dr:psych}|started {date:recent}|last filled {date:recent}|per {dr:pcp}].",
     "{drug} {dose} {freq}",
-    "{drug} {combo} [mg|] {freq} [for pain|for infection|PRN]",
+    "{combo} {freq} [for pain|for infection|PRN|as needed|per PCP]",
     "[Lithium|Depakote] level [0.6|0.8|1.1|72|88] on {date:recent}.",
 )
 
@@ -146,7 +146,7 @@ pool(
     "[{he:He} enjoys|Hobbies include] [fishing|painting|video games|hiking at {loc}|basketball|music|gardening] [and volunteers at {org:church}|with {his} friend {person}|].",
     "[{he:He} is|Currently] [on SSDI|unemployed|receiving unemployment|on medical leave] since {date:past}; previously [worked as a {prof} for {num:2-20} years|a {prof} at {org}].",
     "[{he:He} has|Has] a [girlfriend|boyfriend|partner] of [two|five|several] years, {person}, [who is a {prof:new}|who is supportive|with whom {he} argues frequently].",
-    "[{he:He} was|Was] [evicted|homeless] in {date:year} and [stayed at the {loc}|lived in {his} car|couch-surfed in {city}] [for a few weeks|until {date:recent}].",
+    "[{he:He} was|Was] [evicted|homeless] in {date:year} and [stayed at {loc}|lived in {his} car|couch-surfed in {city}] [for a few weeks|until {date:recent}].",
     "[Home address|{he:He} lives at] {street} in {city:home}[, {zip}|].",
     "[{his} {rel:mother}|{his:His} {rel}] [is|was] a {rel_prof} and {his} [father|stepfather] [worked as a {prof:new}|was a {prof:new}] [in {city}|for {org}|].",
     "[{he:He} worked|Worked] [as a|as an] {prof} [for|at] {org} [until {date:past}|from {date:year} to {date:year}|for about {num:2-15} years] [and then|before] [was laid off|quit|became a {prof:new}].",
@@ -197,7 +197,7 @@ pool(
     "{pt} is a {age:yo} {he:man} with {dx} who presents with {symptom} {duration} in the setting of [job loss|relationship stress|ongoing substance use|medication nonadherence|a move to {city}].",
     "[In summary|Summary], {pt_formal} is a {age}-year-old [{prof}|{he:man}] [with symptoms most consistent with {dx}|whose presentation is consistent with {dx}], [complicated by|without] {medical}.",
     "[{his} symptoms appear|The current episode appears] [triggered|worsened] by [the loss of {his} {rel}|stress at {org:employer}|a recent move|{his} {rel}'s illness with {eponym}].",
-    "[Differential includes|DDx]: {dx}, {dx}, [and substance-induced mood disorder|and medical causes such as thyroid disease|].",
+    "[Differential includes|DDx]: {dx}[ and {dx}|, {dx}, and substance-induced mood disorder|, {dx}, and medical causes such as thyroid disease].",
     "[Diagnosis|Dx|DSM-5]: {dx}; {dx}[; rule out {dx}|].",
 )
 
@@ -466,4 +466,71 @@ extend(
     "social",
     "[{he:He} previously worked|Previously worked] as a {prof} and [then as|later as] a {prof:new} before [going on disability|being laid off|returning to school].",
     "[{he:He} grew up|Grew up] in {city}, [moved to|then] {city} [for college|as a teenager|after high school], and [now lives|has lived] in {city:home} [since {date:year}|for {num:2-20} years].",
+)
+
+# --- more contexts per pool (diversity) ---------------------------------------------------------
+extend(
+    "past_psych",
+    "[{he:He} was|Was] [sectioned|admitted involuntarily|placed on a hold] in {date:month_year} [after police found {him} at {loc}|after an overdose|for erratic behavior at work] and spent [two|three|several] weeks at {hosp}.",
+    "[{he:He} saw|Saw] a school counselor at {org:school} [at age {age:teen}|in {date:year}|in middle school] for [anxiety|anger|grief after {his} {rel} died].",
+    "[Last|Most recent] [admission|hospitalization]: {hosp}, {date:past} to {date:recent}, for [SI with plan|psychotic depression|alcohol withdrawal|mania].",
+    "[{he:He} has been|Has been] followed by {dr:psych} [since {date:year}|for about {num:2-12} years|since age {age:event}] and was last seen {date:recent}.",
+    "[{his} first|First] psychiatric contact was at age {age:teen}, when {he} was [brought to the {dept} at {hosp:new}|evaluated at {org:school}|seen by {dr:new}] for [cutting|an overdose|school refusal].",
+    "[{he:He} attempted|Attempted] suicide [by hanging|by overdose|by cutting|by jumping] [on {date:past}|in {date:month_year}|on {date:holiday}] and was treated in the ICU at {hosp:new}.",
+)
+extend(
+    "plan",
+    "[Release of information|ROI] signed for {dr:ther} and {hosp}; [records to be faxed|will request notes].",
+    "[Will|Plan to] [call|contact] {his} {rel} {rel_name} [with {his} permission|tomorrow|after the visit] to [review the safety plan|obtain collateral|coordinate transportation].",
+    "[Patient|{he:He}] [will start|to start] IOP at {hosp:new} on {date:future}[ ({date:weekday})|].",
+    "[Bridge|Interim] prescription sent to [CVS|Walgreens|the hospital pharmacy|Rite Aid] in {city:home} [for {drug} {dose}|for a 2-week supply].",
+    "[Discussed with|Staffed with] {dr:new/dr_last}[, attending,|] who agrees with the plan.",
+)
+extend(
+    "id_intro",
+    "[The patient|{he:He}] is a {age:yo} [right-handed|left-handed] {he:man} [who works as a {prof}|on disability] [referred by {dr:pcp} at {hosp:new}|referred from the {dept}] for [diagnostic clarification|treatment recommendations|a second opinion].",
+    "{pt_formal}, {age}, [is a|a] [retired|former|part-time|laid-off] {prof} [from {city_state:home}|living in {city:home}] [seen today|who presents today] [with|accompanied by] {his} {rel}.",
+    "[Pt|Patient] is [{age} yo|a {age:yo}] [{he:male}|{he:man}][, a {prof} at {org:employer},|] [admitted to {dept}|seen in consultation] on {date:visit}.",
+)
+extend(
+    "cc",
+    "\"[My {rel} said I needed to talk to someone|I keep messing up at work|I can't stop thinking about what happened in {date:month_year}|I just want to feel normal again].\"",
+    "[Referred|Sent] by {org:school} for [behavioral concerns|declining grades|threats made at school].",
+)
+extend(
+    "collateral",
+    "[Spoke with|Called] {his} [employer|supervisor] at {org:employer}[ ({phone})||] [with consent|per patient's request], who [reports a decline in performance since {date:month_year}|was unaware of any problems].",
+    "[Records from|Chart review of] {hosp} ({date:past}) [document|show] [a similar presentation|a diagnosis of {dx}|good response to {drug}].",
+)
+extend(
+    "legal",
+    "[{he:He} spent|Spent] [a night|{num:2-30} days|{num:2-18} months] in [jail|the {city} County House of Correction|juvenile detention] [in {date:year}|at age {age:teen}] for [a fight|a probation violation|drug possession].",
+    "[{he:He} is|Is] [involved with|under investigation by] [DCF|{org:agency}] [regarding {his} children|since {date:month_year}|after a report from {org:school}].",
+)
+extend(
+    "trauma",
+    "[{he:He} lost|Lost] {his} {rel} [to an overdose|in a car accident|to suicide|to cancer] in {date:year}, when {he} was {age:event}, and [never grieved|still thinks about it daily|has nightmares about it].",
+    "[{he:He} served|Served] in {country} [with {org:military}|in the military] in {date:year} and [witnessed combat|lost friends|was injured by an IED].",
+)
+extend(
+    "medical_narr",
+    "[{he:He} was|Was] [hospitalized|admitted] at {hosp:new} in {date:month_year} for [pneumonia|a seizure|pancreatitis|a diabetic emergency|cellulitis].",
+    "[{he:He} sees|Sees] [a neurologist|an endocrinologist|a cardiologist|a pain specialist], {dr:new}, [for|who manages {his}] {medical}.",
+)
+extend(
+    "developmental",
+    "[{he:He} was|Was] raised [in {city_state}|in {country}|on a farm outside {city}] and [attended|went to] {org:school} [through {date:year}|until age {age:teen}].",
+)
+extend(
+    "formulation",
+    "{pt_formal} [has|carries] a [longstanding|recent|probable] diagnosis of {dx} [made at {hosp} in {date:year}|first made at age {age:event}] and presents [today|now] with [worsening|new] {symptom}.",
+    "[Given|In light of] [{his} recent discharge from {hosp}|the anniversary of {his} {rel}'s death on {date:past}|{his} upcoming court date on {date:future}], [close follow-up is warranted|risk is elevated in the short term].",
+)
+extend(
+    "risk",
+    "[{he:He} agreed|Agreed] to [stay with {his} {rel} {rel_name} in {city}|have {his} {rel} hold {his} medications|call {dr:ther} if unsafe] [until the next visit|through the weekend|until {date:future}].",
+)
+extend(
+    "telehealth",
+    "[{he:He} was|Was] [connected|seen] by video from {street} [in {city:home}|]; [emergency location confirmed|address confirmed at the start of the visit].",
 )
