@@ -236,6 +236,22 @@ def test_error_correction_from_token_extension():
             token._.attribute_name = None
 
 
+@pytest.mark.parametrize(
+    "text,given,attribute,expected",
+    [
+        # a patient may be a doctor: the title cue does not reach the patient-name value
+        ("Patient: Dr. Quill . Dr. Quill said so .", labels.PATIENT, "patient_name", labels.PATIENT),
+        ("Patient: Dr. Quill . Dr. Quill said so .", labels.DOCTOR, "patient_name", labels.PATIENT),
+        ("Contact: Dr. Quill . Quill said so .", labels.PATIENT, "clinician", labels.DOCTOR),
+        ("Emergency contact: Quill . Quill said so .", labels.DOCTOR, "emergency_contact", labels.PATIENT),
+    ],
+)
+def test_patient_and_contact_attributes(text, given, attribute, expected):
+    nlp = make_nlp(propagate=False)
+    doc = build(nlp, text, ner=[("Quill", given, 0), ("Quill", given, 1)], attributes=[("Quill", attribute, 0)])
+    assert run(nlp, doc).ents[0].label_ == expected
+
+
 def test_error_correction_changes_a_mention_once():
     """An attribute rule and a context rule that disagree do not undo each other."""
     nlp = make_nlp(reconcile=False, propagate=False)

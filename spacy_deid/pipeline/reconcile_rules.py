@@ -20,6 +20,9 @@ Rule fields:
                              is not (`match`="not_in") in the list `lexicon`
     labels       the types the rule applies to
     relabel      the new type, or null to drop the mention
+    unless_attributes  (optional) a list of attribute names: the rule never
+                 fires on a mention inside such a value (nor, in the
+                 reconcile step, on a group with such a member)
 """
 import re
 from dataclasses import dataclass, field
@@ -63,6 +66,7 @@ class Rule:
     attributes: Optional[str] = None
     lexicon: Optional[str] = None
     match: str = "in"
+    unless_attributes: Optional[str] = None
     description: str = field(default="", compare=False)
 
 
@@ -166,6 +170,8 @@ class RuleSet:
         for name in needed:
             if name not in self.lists:
                 raise ReconcilerRuleError(f"{where}: unknown list {name!r}")
+        if raw.get("unless_attributes"):
+            needed.append(raw["unless_attributes"])
         before, after = int(raw.get("before", 0)), int(raw.get("after", 0))
         if before < 0 or after < 0:
             raise ReconcilerRuleError(f"{where}: before/after must be >= 0")
@@ -173,7 +179,8 @@ class RuleSet:
             id=rule_id, step=step, kind=kind, labels=rule_labels, relabel=relabel,
             cues=cues, unless=unless, before=before, after=after,
             attributes=raw.get("attributes"), lexicon=raw.get("lexicon"),
-            match=raw.get("match", "in"), description=raw.get("description", ""),
+            match=raw.get("match", "in"), unless_attributes=raw.get("unless_attributes"),
+            description=raw.get("description", ""),
         )
 
     def for_step(self, step: str) -> List[Rule]:

@@ -129,13 +129,24 @@ def context_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet) -> boo
     return cue_d is not None and (unless_d is None or cue_d < unless_d)
 
 
+def in_attribute(mention: Mention, names: frozenset, attrs: List[Set[str]]) -> bool:
+    """Whether the mention lies (partly) in the value of one of the named attributes."""
+    return bool(attrs) and any(attrs[i] & names for i in range(mention.start, mention.end))
+
+
+def blocked(mention: Mention, rule: Rule, rules: RuleSet, attrs: List[Set[str]]) -> bool:
+    """The rule's `unless_attributes` veto: e.g. a titled person who is the patient."""
+    return rule.unless_attributes is not None and in_attribute(mention, rules.lists[rule.unless_attributes], attrs)
+
+
 def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: List[Set[str]]) -> bool:
     """Whether `rule` applies to `mention` (its label is checked by the caller)."""
+    if blocked(mention, rule, rules, attrs):
+        return False
     if rule.kind == "context":
         return context_fires(doc, mention, rule, rules)
     if rule.kind == "attribute":
-        wanted = rules.lists[rule.attributes]
-        return any(attrs[i] & wanted for i in range(mention.start, mention.end))
+        return in_attribute(mention, rules.lists[rule.attributes], attrs)
     value = normalize_value(doc[mention.start: mention.end].text)
     found = value in rules.lists[rule.lexicon]
     return found if rule.match == "in" else not found
@@ -194,6 +205,8 @@ def reconcile_mentions(
     for members in groups.values():
         decided = False
         for rule in step_rules:
+            if any(blocked(m, rule, rules, attrs) for m in members):
+                continue
             if any(m.label in rule.labels and rule_fires(doc, m, rule, rules, attrs) for m in members):
                 for m in members:
                     if m.label in rule.labels and m.label != rule.relabel:
