@@ -104,3 +104,44 @@ fields(
     ("[EKG|ECG]", "[QTc {num:400-480} ms on {date:recent}|NSR, QTc {num:400-470}|not done]"),
     ("[Head CT|MRI brain]", "[negative ({date:past})|unremarkable {date:year}|not done]"),
 )
+
+# Attribute-value variants of narrative sections (many intake forms are
+# questionnaires rendered as "Attribute: value" lines).
+fields(
+    "psych_fields",
+    ("[Previous diagnoses|Prior diagnoses|Past diagnoses]", "{dx}[; {dx}|]"),
+    ("[Hospitalizations|Psychiatric hospitalizations|Inpatient admissions]", "[none|{hosp} {date:year}|{hosp} ({date:month_year}), {hosp:new} ({date:year})|{num:2-9}, most recently {hosp} {date:past}]"),
+    ("[Suicide attempts|Suicide attempt history|Past attempts]", "[none|denies|overdose {date:year}|{num:1-4}, last {date:past} by overdose|cut wrists at age {age:teen}]"),
+    ("[Self-injurious behavior|SIB|Self-harm]", "[none|cutting from age {age:teen} to {age:teen}|denies|burning, last {date:year}]"),
+    ("[Outpatient treatment|Outpatient providers|Current treaters]", "[{dr:psych} (psychiatrist), {dr:ther} (therapist)|{dr_hosp:psych}|none|{dr:ther} at {hosp:new}]"),
+    ("[Past medication trials|Medication trials|Prior meds]", "{drug}, {drug}, {drug}"),
+    ("[Violence|History of violence]", "[none|fights in high school|assault charge {date:year}|denies]"),
+    ("[ECT/TMS|ECT]", "[none|ECT at {hosp} {date:year}|TMS {date:past}]"),
+    ("[Age at first treatment|First psychiatric contact]", "[{age:teen}|age {age:event}|{date:year}]"),
+)
+fields(
+    "social_fields",
+    ("[Born|Birthplace|Place of birth]", "[{city_state:birth}|{country:birth}|{city:birth}, {country:birth}]"),
+    ("[Raised by|Raised]", "[parents|mother|grandparents|{his} {rel} {rel_name}|foster care] [in {city}|]"),
+    ("[Education|Highest level of education|School]", "[{school_years} years|high school diploma|GED|some college at {org:school}|BA from {org:school} ({date:year})|graduated {org:school} {date:year}]"),
+    ("[Employment|Work|Occupation|Current job]", "[{prof}|{prof} at {org:employer}|unemployed since {date:past}|on disability since {date:year}|retired {prof}]"),
+    ("[Marital status|Relationship status|Relationships]", "[single|married to {person} since {date:year}|divorced ({date:year})|long-term partner {person}|widowed]"),
+    ("[Children|Kids]", "[none|{num:1-4}, ages {age:other} and {age:other}|son ({age:other})|daughter {person}, {age:other}]"),
+    ("[Living situation|Lives with|Housing]", "[alone in {city:home}|with {his} {rel} in {city:home}|shelter|with roommates|with {his} {rel} {rel_name}]"),
+    ("[Military|Military history|Military service]", "[none|{org:military}, {date:year}-{date:year}|denies|{org:military}, deployed to {country}]"),
+    ("[Religion|Spirituality|Faith]", "[Catholic|none|Baptist|Jewish|Muslim|{org:church}|spiritual]"),
+    ("[Legal|Legal history|Legal issues]", "[none|OUI {date:year}|on probation until {date:future}|pending charges]"),
+    ("[Trauma|Trauma history|Abuse history]", "[denies|physical abuse by father|sexual abuse at age {age:event}|witnessed DV as a child]"),
+    ("[Hobbies|Interests|Leisure]", "[fishing|reading|music|none currently|video games|walking {his} dog]"),
+    ("[Supports|Social supports]", "[{his} {rel} {rel_name}|few|church|AA sponsor {person}|friends]"),
+    ("[Finances|Income]", "[SSDI|SSI|employed|unemployment|supported by family]"),
+    ("[Guns|Firearms|Access to weapons]", "[none|denies|hunting rifle at {his} {rel}'s home]"),
+)
+fields(
+    "dx_axes",
+    ("Axis I", "{dx}[; {dx}|]"),
+    ("Axis II", "[deferred|none|cluster B traits|borderline personality disorder|V71.09]"),
+    ("Axis III", "[{medical}|none|{medical}, {medical}|deferred]"),
+    ("Axis IV", "[problems with primary support group|occupational problems|housing problems|economic problems|legal problems|moderate psychosocial stressors]"),
+    ("Axis V", "[GAF {num:25-70}|GAF = {num:25-70}|current GAF {num:25-65}, highest past year {num:50-80}]"),
+)

@@ -129,9 +129,13 @@ class _NoteWriter:
         if section.kind == "title":
             self.title(section)
             return
-        body: List[List[Seg]] = {
-            "narrative": self.narrative, "fields": self.fields, "list": self.listing, "mse": self.mse,
-        }[section.kind](section)
+        if section.field_pool and self.rng.random() < section.field_share:
+            body = self.fields(section, section.field_pool)
+        else:
+            body = {
+                "narrative": self.narrative, "fields": self.fields, "list": self.listing, "mse": self.mse,
+                "checklist": self.checklist,
+            }[section.kind](section)
         if not body:
             return
         if section.headers:
@@ -198,13 +202,18 @@ class _NoteWriter:
         segs = tidy_spaces(self.render(attribute)) + [Seg(self.style.separator)] + tidy_spaces(self.render(value))
         return capitalize_first(fix_articles(strip_segments(segs)))
 
-    def fields(self, section: Section) -> List[List[Seg]]:
-        templates = self.field_pool(section.pool)
-        if section.pool in ("header", "signature"):
+    def fields(self, section: Section, pool: str = "") -> List[List[Seg]]:
+        pool = pool or section.pool
+        templates = self.field_pool(pool)
+        if pool == "dx_axes":
+            chosen = list(templates)
+        elif pool in ("psych_fields", "social_fields"):
+            chosen = self.rng.sample(templates, min(len(templates), max(3, self.count(section))))
+        elif pool in ("header", "signature"):
             chosen = [t for t in templates if self.rng.random() < HEADER_FIELD_PROBS.get(t.id, 0.1)]
             if not chosen:
                 chosen = templates[:1]
-        elif section.pool == "substance":
+        elif pool == "substance":
             generic, specific = templates[0], templates[1:]
             n_generic = self.rng.randint(2, 7)
             chosen = [generic] * n_generic + self.rng.sample(specific, min(len(specific), self.count(section) // 2 + 1))
@@ -212,7 +221,7 @@ class _NoteWriter:
         else:
             chosen = self.rng.sample(templates, min(len(templates), self.count(section)))
         lines = [self.field_line(t) for t in chosen]
-        if section.pool == "signature" and self.rng.random() < 0.5:
+        if pool == "signature" and self.rng.random() < 0.5:
             lines.insert(0, self.render("[Electronically signed by|Signed:|Dictated by|--] {dr:att}[, {cred}|] [on|] {date:visit} [at|] {time}"))
         return lines
 
@@ -232,6 +241,19 @@ class _NoteWriter:
             bullet = self.style.bullet
             bullet = f"{i}. " if bullet == "#" else f"{i}) " if bullet == "#)" else bullet
             lines.append(strip_segments([Seg(bullet)] + self.sentence(template)))
+        return lines
+
+    def checklist(self, section: Section) -> List[List[Seg]]:
+        """"Depression: [x] low mood [ ] anhedonia": form checkboxes (no PHI)."""
+        boxes = self.rng.choice((("[x]", "[ ]"), ("(+)", "(-)"), ("X", "_"), ("yes", "no")))
+        groups = (("Depression", fillers.SYMPTOMS[:12]), ("Mania", fillers.SYMPTOMS[8:16]),
+                  ("Anxiety", fillers.SYMPTOMS[15:23]), ("Psychosis", fillers.SYMPTOMS[21:26]),
+                  ("Other", fillers.SYMPTOMS[26:]))
+        lines = []
+        for name, symptoms in self.rng.sample(groups, min(len(groups), self.count(section))):
+            picked = self.rng.sample(symptoms, min(len(symptoms), self.rng.randint(2, 5)))
+            marks = " ".join(f"{self.rng.choice(boxes)} {symptom}" for symptom in picked)
+            lines.append([Seg(f"{name}{self.style.separator}{marks}")])
         return lines
 
     def mse(self, section: Section) -> List[List[Seg]]:

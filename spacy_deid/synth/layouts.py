@@ -20,6 +20,8 @@ class Section:
     count: Tuple[int, int] = (1, 1)  # sentences or lines, scaled by the note's verbosity
     plain_pool: str = ""  # PHI-free sentences mixed into a narrative section
     plain_share: float = 0.0
+    field_pool: str = ""  # attribute-value lines that may replace the narrative
+    field_share: float = 0.0  # probability of the attribute-value variant
 
 
 SECTIONS: Dict[str, Section] = {s.key: s for s in (
@@ -41,7 +43,8 @@ SECTIONS: Dict[str, Section] = {s.key: s for s in (
                            "Collateral Contacts"), "narrative", "collateral", (1, 3)),
     Section("past_psych", ("Past Psychiatric History", "PAST PSYCHIATRIC HISTORY", "PPH",
                            "Psychiatric History", "Prior Psychiatric Treatment",
-                           "Past Psych Hx"), "narrative", "past_psych", (3, 11), "psych_plain", 0.55),
+                           "Past Psych Hx"), "narrative", "past_psych", (3, 11), "psych_plain", 0.55,
+            "psych_fields", 0.4),
     Section("meds_trials", ("Past Medication Trials", "MEDICATION TRIALS", "Prior Medications",
                             "Psychotropic Trials"), "list", "med_trials", (2, 6)),
     Section("meds", ("Current Medications", "MEDICATIONS", "Meds", "Outpatient Medications",
@@ -55,7 +58,8 @@ SECTIONS: Dict[str, Section] = {s.key: s for s in (
     Section("family", ("Family History", "FAMILY HISTORY", "FHx", "Family Psychiatric History",
                        "Family Hx"), "narrative", "family_hx", (2, 7), "family_plain", 0.5),
     Section("social", ("Social History", "SOCIAL HISTORY", "SHx", "Psychosocial History",
-                       "Social Hx", "Personal and Social History"), "narrative", "social", (4, 13), "social_plain", 0.62),
+                       "Social Hx", "Personal and Social History"), "narrative", "social", (4, 13), "social_plain", 0.62,
+            "social_fields", 0.4),
     Section("developmental", ("Developmental History", "DEVELOPMENTAL HISTORY", "Early History",
                               "Developmental/Educational History"), "narrative", "developmental", (1, 3)),
     Section("legal", ("Legal History", "LEGAL HISTORY", "Legal", "Legal Hx",
@@ -69,12 +73,15 @@ SECTIONS: Dict[str, Section] = {s.key: s for s in (
     Section("risk", ("Risk Assessment", "RISK ASSESSMENT", "Safety Assessment", "Suicide Risk Assessment",
                      "Risk Formulation", "SAFETY"), "narrative", "risk", (3, 9), "risk_plain", 0.65),
     Section("formulation", ("Assessment", "ASSESSMENT AND FORMULATION", "Impression", "Formulation",
-                            "IMPRESSION", "Assessment/Formulation", "Diagnostic Impression"), "narrative", "formulation", (3, 7), "formulation_plain", 0.6),
+                            "IMPRESSION", "Assessment/Formulation", "Diagnostic Impression"), "narrative", "formulation", (3, 7), "formulation_plain", 0.6,
+            "dx_axes", 0.25),
     Section("plan", ("Plan", "PLAN", "Recommendations", "Treatment Plan", "RECOMMENDATIONS",
                      "Plan/Recommendations", "Disposition"), "list", "plan", (3, 8), "plan_plain", .62),
     Section("telehealth", ("Contact Information", "Telehealth", "Communication", "Patient Contact"),
             "narrative", "telehealth", (1, 2)),
     Section("signature", (), "fields", "signature", (1, 3)),
+    Section("checklist", ("Symptom Checklist", "Review of Psychiatric Symptoms", "PSYCHIATRIC ROS",
+                          "Symptoms"), "checklist", "", (3, 7)),
     Section("mse_narr", ("Mental Status Exam", "MENTAL STATUS EXAM", "MSE", "Mental Status"),
             "narrative", "mse_narr", (4, 8)),
     Section("interventions", ("Interventions", "Psychotherapy", "Treatment Provided", "Counseling",
@@ -111,7 +118,7 @@ _LAYOUT_SECTIONS = (
      ("mse_narr", .8), ("risk", .9), ("formulation", .7), ("goals", .8), ("plan", 1), ("interventions", .4),
      ("telehealth", .15), ("signature", .8)),
     # 4: dual diagnosis / addiction intake
-    (("title", .9), ("header", 1), ("cc", 1), ("hpi", 1), ("substance", 1), ("substance_narr", .8),
+    (("title", .9), ("header", 1), ("cc", 1), ("hpi", 1), ("checklist", .4), ("substance", 1), ("substance_narr", .8),
      ("past_psych", .8), ("medical", .8), ("meds", .7), ("legal", .8), ("family", .7), ("social", 1),
      ("mse", .7), ("mse_narr", .4), ("risk", 1), ("formulation", .8), ("interventions", .6), ("plan", 1),
      ("goals", .5), ("signature", .9)),
@@ -120,11 +127,11 @@ _LAYOUT_SECTIONS = (
      ("medical", 1), ("meds", 1), ("labs", .8), ("substance_narr", .6), ("social", .7), ("ros", .5),
      ("mse", 1), ("formulation", 1), ("risk", .8), ("plan", 1), ("signature", 1)),
     # 6: telehealth intake
-    (("title", .6), ("header", 1), ("telehealth", .8), ("id", 1), ("cc", .8), ("hpi", 1),
+    (("title", .6), ("header", 1), ("telehealth", .8), ("id", 1), ("cc", .8), ("hpi", 1), ("checklist", .3),
      ("past_psych", .8), ("meds_trials", .5), ("family", .8), ("social", .9), ("substance", .7),
      ("mse_narr", .9), ("risk", 1), ("formulation", .9), ("interventions", .7), ("plan", 1), ("signature", .7)),
     # 7: long comprehensive evaluation
-    (("title", 1), ("header", 1), ("id", 1), ("cc", 1), ("hpi", 1), ("collateral", .5), ("past_psych", 1),
+    (("title", 1), ("header", 1), ("id", 1), ("cc", 1), ("hpi", 1), ("checklist", .5), ("collateral", .5), ("past_psych", 1),
      ("meds_trials", .7), ("meds", .8), ("substance", .7), ("substance_narr", .6), ("medical", 1),
      ("family", 1), ("developmental", .8), ("social", 1), ("legal", .7), ("trauma", .8), ("ros", .6),
      ("mse", 1), ("mse_narr", .5), ("labs", .5), ("risk", 1), ("formulation", 1), ("interventions", .6),
