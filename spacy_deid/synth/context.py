@@ -27,6 +27,9 @@ RELATIVE_ROLES = {
     "ex-boyfriend": ("M", (-3, 8)), "fiance": ("M", (-5, 5)), "neighbor": ("", (-20, 30)),
 }
 
+FAMILY_ROLES = tuple(role for role in RELATIVE_ROLES if role not in (
+    "roommate", "best friend", "neighbor", "girlfriend", "boyfriend", "ex-boyfriend", "fiance", "partner"))
+
 
 @dataclass
 class Relative:

@@ -126,7 +126,7 @@ fields(
     ("[Education|Highest level of education|School]", "[{school_years} years|high school diploma|GED|some college at {org:school}|BA from {org:school} ({date:year})|graduated {org:school} {date:year}]"),
     ("[Employment|Work|Occupation|Current job]", "[{prof}|{prof} at {org:employer}|unemployed since {date:past}|on disability since {date:year}|retired {prof}]"),
     ("[Marital status|Relationship status|Relationships]", "[single|married to {person} since {date:year}|divorced ({date:year})|long-term partner {person}|widowed]"),
-    ("[Children|Kids]", "[none|{num:1-4}, ages {age:other} and {age:other}|son ({age:other})|daughter {person}, {age:other}]"),
+    ("[Children|Kids]", "[none|{num:1-4}, ages {age:child} and {age:child}|son ({age:child})|daughter {person}, {age:child}]"),
     ("[Living situation|Lives with|Housing]", "[alone in {city:home}|with {his} {rel} in {city:home}|shelter|with roommates|with {his} {rel} {rel_name}]"),
     ("[Military|Military history|Military service]", "[none|{org:military}, {date:year}-{date:year}|denies|{org:military}, deployed to {country}]"),
     ("[Religion|Spirituality|Faith]", "[Catholic|none|Baptist|Jewish|Muslim|{org:church}|spiritual]"),

@@ -121,14 +121,14 @@ pool(
 
 pool(
     "family_hx",
-    "{his:His} {rel} [has|had|suffers from] [depression|bipolar disorder|schizophrenia|alcoholism|anxiety|{eponym}|dementia][ and was hospitalized at {hosp:new}| and died by suicide in {date:year}| and committed suicide at age {rel_age}|].",
+    "{his:His} {rel:family} [has|had|suffers from] [depression|bipolar disorder|schizophrenia|alcoholism|anxiety|{eponym}|dementia][ and was hospitalized at {hosp:new}| and died by suicide in {date:year}| and committed suicide at age {rel_age}|].",
     "[Maternal|Paternal] [grandmother|grandfather|aunt|uncle] with {eponym}.",
-    "[{his} {rel}|{his:His} {rel:mother}], {rel_name}, [is|was] a {rel_prof} [in {rel_city}|who lives in {rel_city}|now retired].",
-    "{his:His} {rel} ({rel_age}) [is healthy|has {medical}|struggles with alcohol|is estranged from the family].",
-    "[{he:He} reports|Reports] that {his} {rel} [used drugs|drank heavily|was abusive] and [left the family when {he} was {age:event}|died in {date:year} of an overdose|was incarcerated in {state}].",
+    "[{his} {rel:family}|{his:His} {rel:mother}], {rel_name}, [is|was] a {rel_prof} [in {rel_city}|who lives in {rel_city}|now retired].",
+    "{his:His} {rel:family} ({rel_age}) [is healthy|has {medical}|struggles with alcohol|is estranged from the family].",
+    "[{he:He} reports|Reports] that {his} {rel:family} [used drugs|drank heavily|was abusive] and [left the family when {he} was {age:event}|died in {date:year} of an overdose|was incarcerated in {state}].",
     "No family history of [suicide|psychosis|substance use|mental illness] [that {he} is aware of|known].",
-    "[Family history|FHx] [is notable for|includes] {dx} in {his} {rel} and {eponym} in a grandparent.",
-    "{his:His} {rel}, a {rel_age}-year-old {rel_prof}, [was diagnosed with|has] [bipolar disorder|depression|OCD] [and takes lithium|and is stable on medication|but refuses treatment].",
+    "[Family history|FHx] [is notable for|includes] {dx} in {his} {rel:family} and {eponym} in a grandparent.",
+    "{his:His} {rel:family}, a {rel_age}-year-old {rel_prof}, [was diagnosed with|has] [bipolar disorder|depression|OCD] [and takes lithium|and is stable on medication|but refuses treatment].",
 )
 
 pool(
@@ -139,7 +139,7 @@ pool(
     "[{he:He} graduated|Graduated] from {org:school} [with a degree in [nursing|business|engineering|psychology|history]|] in {date:year} and [worked as a {prof}|became a {prof}|worked as a {prof} at {org}].",
     "[{he:He} currently works|Currently works|{he:He} is employed] as a {prof} at {org:employer}[, a job {he} has held since {date:year}|, on the night shift|, part-time|].",
     "[{he:He} lives|Lives] with {his} {rel}, {rel_name}, [who works as a {rel_prof}|a {rel_prof}|who is {rel_age}] [in an apartment in {city:home}|in {city:home}|in a house in {city_state:home}].",
-    "[{he:He} has|Has] [two|three|one] [children|kids] ([ages {age:other} and {age:other}|a son, {age:other}, and a daughter, {age:other}|{age:other}]) [who live with {his} ex-wife in {city}|who live with {him}|who are in DCF custody].",
+    "[{he:He} has|Has] [two|three|one] [children|kids] ([ages {age:child} and {age:child}|a son, {age:child}, and a daughter, {age:child}|{age:child}]) [who live with {his} ex-wife in {city}|who live with {him}|who are in DCF custody].",
     "[{he:He} was married|Married] to {person} from {date:year} to {date:year}; [they divorced|the marriage ended] [after {his} relapse|amicably|because of domestic violence].",
     "[{he:He} served|Served] in {org:military} from {date:year} to {date:year}[, including a deployment to {country}|, honorably discharged|] and [works|worked] as a {prof} after discharge.",
     "[{he:He} identifies as|Religion:] [Catholic|Baptist|Muslim|Jewish|Christian|spiritual but not religious] and attends {org:church} [in {city:home}|weekly|on holidays].",
@@ -358,7 +358,7 @@ extend(
     "[{he:He} started|Started] drinking at age {age:teen} and [smoking cannabis|using pills] at {age:teen}.",
     "[{he:He} reports|Reports] similar episodes at ages {age:event} and {age:event}, [each lasting several months|both after losses|which resolved without treatment].",
     "[{his} {rel}|{his:His} {rel}], who is {rel_age}, [has been|is] [{his} main support|worried about {him}|staying with {him}].",
-    "[{he:He} returned|Returned] from [a trip to|visiting family in|a deployment in] {country} {duration} ago[ and has had jet lag and poor sleep since|].",
+    "[{he:He} returned|Returned] from [a trip to|visiting family in|a deployment in] {country} [{num:2-11} months|{num:2-6} weeks|a year] ago[ and has had jet lag and poor sleep since|].",
     "[{he:He} has been thinking about|Describes worry about] [{his} {rel} in {country}|family back in {country}|{his} {rel}, {rel_age}, who is ill].",
 )
 extend(
@@ -367,7 +367,7 @@ extend(
     "[{he:He} was born in|Born in] {country:birth}[ and came to the US at age {age:event}|, moved to {state} at age {age:event}|; family emigrated when {he} was {age:event}].",
     "[{he:He} left home|Moved out] at {age:teen} and [lived with {his} {rel}|was in foster care|lived on {his} own] until {age:event}.",
     "[{his} parents|{his:His} parents] are from {country}[ and {country}|] and speak [Spanish|Portuguese|Vietnamese|Creole|Arabic|Polish] at home.",
-    "[{he:He} has|Has] [a son|a daughter] ({age:other}) and [a son|a daughter] ({age:other}) [who live in {state}|who live nearby|from {his} first marriage].",
+    "[{he:He} has|Has] [a son|a daughter] ({age:child}) and [a son|a daughter] ({age:child}) [who live in {state}|who live nearby|from {his} first marriage].",
     "[{he:He} married|Married] at {age:event} and [divorced|separated] at {age:event}.",
     "[{he:He} lived in|Spent {his} 20s in] {state} and {state} before [settling|moving] [in {city_state}|back home].",
 )
@@ -375,7 +375,7 @@ extend(
     "family_plain",
     "[{his} {rel}|{his:His} {rel}] ({rel_age}) [lives in {country}|lives in {state}|died at {rel_age}] [and has {eponym}|and is in good health|].",
     "{his:His} {rel:mother} [died|passed away] at age {rel_age} [of {eponym}|of cancer|by suicide]; {his} {rel:father} is {rel_age} and [lives in {state}|lives in {country}|has {medical}].",
-    "[{he:He} has|Has] [a brother|a sister] ({age:other}) [with autism|with {dx}|who is healthy] and [a half-sibling|a brother] ({age:other}) in {state}.",
+    "[{he:He} has|Has] [a brother|a sister] ({age:sib}) [with autism|with {dx}|who is healthy] and [a half-sibling|a brother] ({age:sib}) in {state}.",
 )
 extend(
     "id_intro",

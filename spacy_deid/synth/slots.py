@@ -12,7 +12,7 @@ from typing import Callable, Dict, List
 from .. import labels
 from . import fillers, formats, vocab
 from .assembler import Seg
-from .context import Clinician, NoteContext, draw_clinician, draw_relative
+from .context import FAMILY_ROLES, Clinician, NoteContext, draw_clinician, draw_relative
 from .surrogates import Person
 
 SLOTS: Dict[str, Callable[[NoteContext, str], List[Seg]]] = {}
@@ -88,7 +88,11 @@ def pt_formal(ctx, arg):
 
 
 def _pick_relative(ctx: NoteContext, role: str = ""):
-    candidates = [r for r in ctx.patient.relatives if not role or r.role == role]
+    if role == "family":
+        candidates = [r for r in ctx.patient.relatives if r.role in FAMILY_ROLES]
+        role = "" if candidates else ctx.gen.choice(FAMILY_ROLES)
+    else:
+        candidates = [r for r in ctx.patient.relatives if not role or r.role == role]
     if not candidates and role:  # a relative the patient's world lacks: draw one for this note
         candidates = [draw_relative(ctx.gen, role, ctx.patient.person, ctx.age_now, ctx.patient.city)]
     ctx.relative = ctx.gen.choice(candidates or ctx.patient.relatives)
@@ -434,6 +438,10 @@ def age(ctx, arg):
         return _age_segments(ctx, ctx.gen.rng.randint(11, 19))
     if arg == "other":
         return _age_segments(ctx, ctx.gen.rng.randint(1, 95))
+    if arg == "child":
+        return _age_segments(ctx, ctx.gen.rng.randint(1, max(1, ctx.age_now - 17)))
+    if arg == "sib":
+        return _age_segments(ctx, max(1, ctx.age_now + ctx.gen.rng.randint(-12, 12)))
     if arg == "otheryo":
         return _age_segments(ctx, ctx.gen.rng.randint(1, 95), "yo")
     return _age_segments(ctx, ctx.age_now, arg)
