@@ -7,6 +7,8 @@ lower case, weekdays, extensions, ...) in `ctx.phenomena` for the report.
 Non-PHI slots fill in drugs, doses, durations and other traps.
 """
 import datetime as dt
+import re
+from functools import lru_cache
 from typing import Callable, Dict, List
 
 from .. import labels
@@ -53,10 +55,16 @@ def _name(ctx: NoteContext, person: Person, styles: Dict[str, int], label: str) 
     style = ctx.gen.weighted(styles)
     if style in _PHENOMENON_OF_STYLE:
         ctx.phenomena[_PHENOMENON_OF_STYLE[style]] += 1
-    ambiguous = vocab.words("ambiguous_names.txt")
-    if person.first in ambiguous or person.last in ambiguous:
+    value = ctx.gen.name(person, style)
+    ambiguous = _ambiguous_lower()
+    if any(part in ambiguous for part in re.findall(r"[a-z']+", value.lower())):
         ctx.phenomena["name_ambiguous_word"] += 1
-    return phi(label, ctx.gen.name(person, style))
+    return phi(label, value)
+
+
+@lru_cache(maxsize=None)
+def _ambiguous_lower() -> frozenset:
+    return frozenset(word.lower() for word in vocab.words("ambiguous_names.txt"))
 
 
 def _title(person: Person, ctx: NoteContext) -> str:
