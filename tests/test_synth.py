@@ -184,3 +184,33 @@ def test_cli_writes_files(tmp_path):
     assert (tmp_path / "report.json").is_file()
     bad = CliRunner().invoke(app, ["synth", str(tmp_path / "x"), "--templates", "C"])
     assert bad.exit_code != 0
+
+
+HARD_PHENOMENA = (
+    "conjoined_phi_boundary", "conjoined_after_period", "name_initials", "name_lower_case",
+    "name_last_first", "name_ambiguous_word", "clinician_then_hospital", "multiword_profession",
+    "date_weekday", "date_holiday", "date_season", "age_in_words", "phone_extension", "pager", "fax",
+    "trap_blood_pressure", "trap_combination_dose", "trap_rating_scale", "trap_duration",
+    "trap_eponym_disease", "trap_years_of_school",
+)
+
+
+def test_hard_phenomena_occur():
+    notes_with = {}
+    for _, info in generate_notes_with_info(150, seed=2):
+        for key in info.phenomena:
+            notes_with[key] = notes_with.get(key, 0) + 1
+    missing = [key for key in HARD_PHENOMENA if not notes_with.get(key)]
+    assert not missing
+
+
+def test_mentions_align_with_the_package_tokenizer():
+    tokenizer = pytest.importorskip("spacy_deid.tokenizer")
+    nlp = tokenizer.blank_deid()
+    total = misaligned = 0
+    for note in generate_notes(40, seed=8):
+        doc = nlp.make_doc(note.text)
+        for m in note.mentions:
+            total += 1
+            misaligned += doc.char_span(m.start, m.end) is None
+    assert misaligned / total < 0.01

@@ -21,7 +21,7 @@ pool(
     "{pt_formal} is a {age}-year-old [college student|retired|unemployed|employed|disabled|recently separated] {he:man} [referred by {dr:pcp}|self-referred|referred by {his} therapist, {dr:ther}|brought in by {his} {rel}] for [worsening depression|anxiety|evaluation of mood|medication management|psychotic symptoms|substance use].",
     "This is a {age:yo} {he:man}, [currently working as a {prof}|employed as a {prof} at {org:employer}|on disability, previously a {prof}|a former {prof}], [presenting with|who reports] {symptom} and {symptom}.",
     "ID: {age:yo} [M|F|{he:male}], [single|married|divorced], [domiciled|lives] in {city:home}, [employed|works] as a {prof}.",
-    "{pt} is a {age}yo [SWM|SWF|MWM|MWF|DWM|DWF|{he:man}] [who was seen|seen] [today|on {date:visit}] [in the {dept}|at {hosp:here}|at the {dept} of {hosp:here}].",
+    "{pt} is a {age:yo} [SWM|SWF|MWM|MWF|DWM|DWF|{he:man}] [who was seen|seen] [today|on {date:visit}] [in the {dept}|at {hosp:here}|at the {dept} of {hosp:here}].",
     "{pt_header} is a {age:yo} [mother of two|father of three|graduate student|veteran|retiree|{prof}] [from {country}|born in {country:birth}|originally from {city_state:birth}] who [immigrated in {date:year}|moved to {city:home} in {date:year}|has lived in {state:home} since {date:year}].",
     "{age:yo} {he:male} with [h/o|hx of|PMH significant for] {dx} and {medical}, [presenting|admitted|transferred from {hosp:new}] [on {date:recent}|{date:recent}|after {date:weekday}] [for|with] {symptom}.",
 )
