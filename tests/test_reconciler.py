@@ -417,6 +417,19 @@ def test_propagation_guards(text, mention, label, propagated):
     assert all(e.label_ == label for e in doc.ents)
 
 
+def test_propagation_extends_person_names_and_skips_longer_names():
+    nlp = make_nlp(correct=False, reconcile=False)
+    text = "Quill came .\nHusband Piet Quill-Brandt called ; Anna Quill too .\nQuill Boat Club ; Westbrook Boat Club ; Westbrook"
+    doc = build(nlp, text, ner=[("Quill", labels.PATIENT, 0), ("Westbrook", labels.CITY, 1)])
+    run(nlp, doc)
+    assert ents(doc) == [
+        ("Quill", labels.PATIENT), ("Piet Quill-Brandt", labels.PATIENT), ("Anna Quill", labels.PATIENT),
+        ("Westbrook", labels.CITY),
+    ]
+    assert doc.ents[1]._.phi_source == "propagate|propagate:extend_name"
+    assert doc.ents[3]._.phi_source == "ner"  # the Westbrook inside "Westbrook Boat Club" is left alone
+
+
 def test_propagation_skips_ambiguous_strings_and_never_overlaps():
     nlp = make_nlp(correct=False, reconcile=False)
     text = "Brandt came . Brandt left . Brandt Clinic called . Brandt"

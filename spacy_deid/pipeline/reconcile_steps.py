@@ -323,11 +323,67 @@ def propagate_mentions(
             continue
         key = tuple(t.lower_ for t in doc[i: i + length])
         label = next(iter(trusted[key]["labels"]))
-        new.append(Mention(i, i + length, label, ["propagate"]))
-        for j in range(i, i + length):
+        start, end = i, i + length
+        if label in PERSON_LABELS:
+            # "Smith" trusted, "John Smith" here: the mention is the whole name
+            start, end = _extend_name(doc, start, end, rules, occupied)
+        if _inside_longer_name(doc, start, end, rules):
+            # "Brandt" the city inside "Brandt Boat Club": not this type
+            i += length
+            continue
+        new.append(Mention(start, end, label, ["propagate"] if (start, end) == (i, i + length)
+                           else ["propagate", "propagate:extend_name"]))
+        for j in range(start, end):
             occupied[j] = True
-        i += length
+        i = end
     return new
+
+
+def _joined(doc: Doc, left: int) -> str:
+    """How token `left` and the next one are joined: "" (glued), " " (same line), "\n" (else)."""
+    ws = doc[left].whitespace_
+    return "" if not ws else (" " if "\n" not in ws and "\r" not in ws else "\n")
+
+
+# Cue words are capitalised at the start of a sentence ("Husband Piet ..."), never names.
+NOT_NAME_LISTS = ("title_cues", "credential_cues", "clinician_role_cues", "family_role_cues")
+
+
+def _name_word(token: Token, rules: RuleSet) -> bool:
+    """A capitalised word that can be part of a person's or place's name."""
+    if not (token.is_alpha and token.is_title) or token.lower_ in rules.guard_words:
+        return False
+    return not any(token.lower_ in rules.lists.get(name, ()) for name in NOT_NAME_LISTS)
+
+
+def _extend_name(doc: Doc, start: int, end: int, rules: RuleSet, occupied: List[bool]):
+    """Grow a propagated person name over hyphenated parts ("Lee" -> "Lee-Park")
+    and over capitalised name words right before it on the same line (first
+    names: "Smith" -> "John Smith"). Words after it are not taken: "Smith
+    Boat Club" is no person, and `_inside_longer_name` then skips it."""
+    while end + 1 < len(doc) and _joined(doc, end - 1) == "" and doc[end].text == "-" \
+            and _joined(doc, end) == "" and doc[end + 1].is_alpha and not any(occupied[end:end + 2]):
+        end += 2
+    while True:
+        if start >= 2 and _joined(doc, start - 1) == "" and doc[start - 1].text == "-" \
+                and _joined(doc, start - 2) == "" and doc[start - 2].is_alpha and not any(occupied[start - 2:start]):
+            start -= 2
+        elif start >= 1 and _joined(doc, start - 1) == " " and _name_word(doc[start - 1], rules) \
+                and not occupied[start - 1]:
+            start -= 1
+        else:
+            break
+    return start, end
+
+
+def _inside_longer_name(doc: Doc, start: int, end: int, rules: RuleSet) -> bool:
+    """Whether the occurrence is glued by a hyphen to a word, or followed on the
+    same line by a capitalised name word: then it is part of a longer name."""
+    if end < len(doc) and _joined(doc, end - 1) == "" and doc[end].text == "-":
+        return True
+    if start >= 1 and _joined(doc, start - 1) == "" and doc[start - 1].text == "-":
+        return True
+    return end < len(doc) and _joined(doc, end - 1) == " " and _name_word(doc[end], rules)
 
 
 def _match_at(doc, i, by_first, trusted, occupied) -> int:
