@@ -38,12 +38,14 @@ SECTIONS: Dict[str, Section] = {s.key: s for s in (
                    "REASON FOR VISIT", "Presenting Problem", "Reason for Evaluation"), "narrative", "cc", (1, 1)),
     Section("hpi", ("History of Present Illness", "HISTORY OF PRESENT ILLNESS", "HPI",
                     "History of Presenting Problem", "Present Illness", "Hx of Present Illness",
-                    "Interval History"), "narrative", "hpi", (6, 20), "hpi_plain", 0.72),
+                    "Interval History", "HPI/Reason for Referral", "History of the Present Illness",
+                    "Current Symptoms", "PRESENTING PROBLEM"), "narrative", "hpi", (6, 20), "hpi_plain", 0.72),
     Section("collateral", ("Collateral", "COLLATERAL INFORMATION", "Collateral Information",
                            "Collateral Contacts"), "narrative", "collateral", (1, 3)),
     Section("past_psych", ("Past Psychiatric History", "PAST PSYCHIATRIC HISTORY", "PPH",
                            "Psychiatric History", "Prior Psychiatric Treatment",
-                           "Past Psych Hx"), "narrative", "past_psych", (3, 11), "psych_plain", 0.55,
+                           "Past Psych Hx", "Psychiatric Treatment History", "Prior Treatment"),
+            "narrative", "past_psych", (3, 11), "psych_plain", 0.55,
             "psych_fields", 0.4),
     Section("meds_trials", ("Past Medication Trials", "MEDICATION TRIALS", "Prior Medications",
                             "Psychotropic Trials"), "list", "med_trials", (2, 6)),
@@ -58,7 +60,8 @@ SECTIONS: Dict[str, Section] = {s.key: s for s in (
     Section("family", ("Family History", "FAMILY HISTORY", "FHx", "Family Psychiatric History",
                        "Family Hx"), "narrative", "family_hx", (2, 7), "family_plain", 0.5),
     Section("social", ("Social History", "SOCIAL HISTORY", "SHx", "Psychosocial History",
-                       "Social Hx", "Personal and Social History"), "narrative", "social", (4, 13), "social_plain", 0.62,
+                       "Social Hx", "Personal and Social History", "Psychosocial",
+                       "Social/Developmental History", "Personal History"), "narrative", "social", (4, 13), "social_plain", 0.62,
             "social_fields", 0.4),
     Section("developmental", ("Developmental History", "DEVELOPMENTAL HISTORY", "Early History",
                               "Developmental/Educational History"), "narrative", "developmental", (1, 3)),
@@ -136,6 +139,25 @@ _LAYOUT_SECTIONS = (
      ("family", 1), ("developmental", .8), ("social", 1), ("legal", .7), ("trauma", .8), ("ros", .6),
      ("mse", 1), ("mse_narr", .5), ("labs", .5), ("risk", 1), ("formulation", 1), ("interventions", .6),
      ("plan", 1), ("goals", .6), ("telehealth", .1), ("signature", 1)),
+)
+
+_LAYOUT_SECTIONS += (
+    # 8: questionnaire-style intake form: many attribute-value lines
+    (("title", .9), ("header", 1), ("cc", .9), ("checklist", .7), ("hpi", .8), ("past_psych", 1),
+     ("substance", 1), ("medical", .6), ("meds", .8), ("family", .7), ("social", 1), ("ros", .7),
+     ("mse", 1), ("risk", .9), ("formulation", .9), ("plan", 1), ("signature", .9)),
+    # 9: geriatric / memory consult
+    (("title", .8), ("header", 1), ("id", 1), ("hpi", 1), ("collateral", .8), ("medical", 1),
+     ("meds", 1), ("past_psych", .6), ("family", .8), ("social", .9), ("mse_narr", .7), ("mse", .6),
+     ("labs", .7), ("formulation", 1), ("risk", .7), ("plan", 1), ("signature", .9)),
+    # 10: young adult / college counseling intake
+    (("title", .7), ("header", 1), ("id", .9), ("cc", 1), ("hpi", 1), ("developmental", .8),
+     ("social", 1), ("family", .9), ("substance_narr", .8), ("trauma", .6), ("past_psych", .8),
+     ("mse_narr", .8), ("risk", 1), ("formulation", .9), ("goals", .6), ("plan", 1), ("interventions", .5),
+     ("telehealth", .2), ("signature", .7)),
+    # 11: brief crisis evaluation
+    (("title", .9), ("header", 1), ("cc", 1), ("hpi", 1), ("collateral", .7), ("substance_narr", .6),
+     ("past_psych", .7), ("mse", 1), ("risk", 1), ("formulation", .8), ("plan", 1), ("signature", .8)),
 )
 
 LAYOUTS = tuple(Layout(f"layout.{i:03d}", HALVES[i % 2], sections)

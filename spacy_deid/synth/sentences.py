@@ -534,3 +534,23 @@ extend(
     "telehealth",
     "[{he:He} was|Was] [connected|seen] by video from {street} [in {city:home}|]; [emergency location confirmed|address confirmed at the start of the visit].",
 )
+
+extend(
+    "plan_plain",
+    "[Social work|The social worker|Case management|Nursing] [to assist with|will help with|consulted for] [housing|benefits|transportation|discharge planning].",
+    "[Discussed with|Reviewed with] the [attending psychiatrist|treatment team|nurse practitioner|therapist] who [agrees|concurs] with the plan.",
+    "[Will|Plan to] [obtain|request] [outside records|collateral|a neuropsychological evaluation] [with consent|as able].",
+)
+extend(
+    "hpi",
+    "[{he:He} was|Was] [working|employed] as a {prof} [until|through] {date:month_year}, when {he} [stopped going to work|was fired|took medical leave] because of {symptom}.",
+    "[{his} {rel}|{his:His} {rel}] ({rel_prof}) [noticed|reported] that {he} [stopped eating|was talking to {himself}|had not left the apartment] [around|after] {date:holiday}.",
+    "[On|Around] {date:past} {he} [was brought to|presented to|walked into] {hosp:new} [by police|by ambulance|with {his} {rel}] [after|because of] [a fight at {org}|threats to {his} {rel}|intoxication].",
+    "[{he:He} has|Has] been [sleeping at|staying at] {his} {rel}'s [house|apartment] in {city_state} since {date:recent} [because of|after] [a fire|conflict with {his} partner|eviction].",
+)
+extend(
+    "social",
+    "[{he:He} is|Is] [a|in {his}] [sophomore|junior|senior|first year] at {org:school}[ in {city}|], [studying|majoring in] [nursing|biology|business|art|computer science], and [works part-time as a {prof}|lives in a dorm|commutes from home].",
+    "[{he:He} retired|Retired] [from {org:employer}|as a {prof}] in {date:year} [after {num:10-40} years|at age {age:event}] and [misses the structure|has been isolated since].",
+    "[{his} {rel}|{his:His} {rel}], {rel_name}, is a {rel_prof} [and the main breadwinner|who works nights|who recently lost a job]." ,
+)
