@@ -19,9 +19,6 @@ def dev_note_files() -> List[Path]:
 
 
 def copy_dev_notes(output_dir: Path) -> List[Path]:
-    """Copy the development notes (and their README) into `output_dir`."""
+    """Copy the development notes' XML files into `output_dir`."""
     output_dir.mkdir(parents=True, exist_ok=True)
-    copied = []
-    for path in dev_note_files() + [DEV_NOTES_DIR / "README.md"]:
-        copied.append(Path(shutil.copy2(path, output_dir / path.name)))
-    return copied
+    return [Path(shutil.copy2(path, output_dir / path.name)) for path in dev_note_files()]

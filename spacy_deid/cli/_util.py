@@ -30,6 +30,23 @@ def load_tokenizer_pipeline(base: Optional[str]) -> Language:
     return spacy.load(base, exclude=[], disable=[])
 
 
+def corpus_path_or_default(value: str, if_empty: Optional[Path]) -> Path:
+    """A corpus path argument; an empty one (a project var left empty) means `if_empty`."""
+    if value.strip():
+        path = Path(value)
+    elif if_empty is not None:
+        path = if_empty
+        msg.info(f"No corpus path given: using {path}")
+    else:
+        msg.fail("the corpus path is empty (and no --if-empty corpus was given)", exits=1)
+    if not path.exists():
+        msg.fail(f"corpus path does not exist: {path}", exits=1)
+    return path
+
+
+IF_EMPTY_HELP = "Corpus to use when the path is an empty string (as the project's data vars are by default)"
+
+
 def warn_lines(summary: str) -> None:
     """A multi-line summary as a warning, its lines kept (wasabi would re-wrap them)."""
     first, *rest = summary.splitlines()

@@ -9,7 +9,14 @@ from ..corpus.docbin import convert_corpus
 from ..corpus.docs import EXPAND, MISALIGNED_POLICIES
 from ..corpus.formats import AUTO, FORMATS
 from . import app
-from ._util import CORPUS_ERRORS, fail_on_corpus_error, load_tokenizer_pipeline, warn_lines
+from ._util import (
+    CORPUS_ERRORS,
+    IF_EMPTY_HELP,
+    corpus_path_or_default,
+    fail_on_corpus_error,
+    load_tokenizer_pipeline,
+    warn_lines,
+)
 
 
 @app.command("convert")
@@ -33,23 +40,10 @@ def convert_cli(
     lenient: bool = typer.Option(
         False, "--lenient", help="Skip and count bad tags instead of stopping at the first"
     ),
-    if_empty: Optional[Path] = typer.Option(
-        None,
-        "--if-empty",
-        help="Corpus to convert when INPUT_PATH is an empty string "
-        "(as the project's data vars are by default)",
-    ),
+    if_empty: Optional[Path] = typer.Option(None, "--if-empty", help=IF_EMPTY_HELP),
 ) -> None:
     """Convert an annotated corpus (i2b2 2014/2006 XML, PhysioNet) to a DocBin."""
-    if input_arg.strip():
-        input_path = Path(input_arg)
-    elif if_empty is not None:
-        input_path = if_empty
-        msg.info(f"No input path given: converting {input_path}")
-    else:
-        msg.fail("INPUT_PATH is empty (and no --if-empty corpus was given)", exits=1)
-    if not input_path.exists():
-        msg.fail(f"corpus path does not exist: {input_path}", exits=1)
+    input_path = corpus_path_or_default(input_arg, if_empty)
     if format not in FORMATS:
         msg.fail(f"--format must be one of {', '.join(FORMATS)}", exits=1)
     if misaligned not in MISALIGNED_POLICIES:

@@ -14,4 +14,4 @@ def dev_notes_cli(
 ) -> None:
     """Copy the package's fictional development notes (gold PHI, i2b2 2014 XML)."""
     copied = copy_dev_notes(output_dir)
-    msg.good(f"Wrote {len(copied) - 1} development notes to {output_dir}")
+    msg.good(f"Wrote {len(copied)} development notes to {output_dir}")

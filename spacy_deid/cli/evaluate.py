@@ -14,6 +14,7 @@ from ..evaluation.plots import MissingPlotDependency, require_matplotlib
 from ..evaluation.report import build_report, write_report
 from ..evaluation.systems import System, load_system, read_notes
 from . import app
+from ._util import IF_EMPTY_HELP, corpus_path_or_default
 
 # Errors that stop a command with a message (none of them carries note text).
 INPUT_ERRORS = (CorpusFormatError, EvaluationInputError, FileNotFoundError, OSError, ValueError)
@@ -44,7 +45,9 @@ def load_scored_system(system: str, gold: List[Note], lenient: bool) -> System:
 @app.command("evaluate")
 def evaluate_cli(
     system: str = typer.Argument(..., help=SYSTEM_HELP),
-    gold: Path = typer.Argument(..., help="Gold corpus: folder of i2b2 2014 XML", exists=True),
+    gold_arg: str = typer.Argument(
+        ..., metavar="GOLD", help="Gold corpus: folder of i2b2 2014 XML (or another format)"
+    ),
     output: Path = typer.Option(..., "--output", "-o", help="Folder for the report"),
     show_text: bool = typer.Option(
         False, "--show-text", help="Put the leaked tokens' text in the leak list (PHI!)"
@@ -55,9 +58,11 @@ def evaluate_cli(
     ),
     name: Optional[str] = typer.Option(None, "--name", help="System name in the report"),
     lenient: bool = typer.Option(False, "--lenient", help="Skip and count bad tags in the XML"),
+    if_empty: Optional[Path] = typer.Option(None, "--if-empty", help=IF_EMPTY_HELP),
 ) -> None:
     """Score a system against gold notes: entity strict/relaxed, token, binary,
     all subtypes and HIPAA subsets, confusion matrix, leak list."""
+    gold = corpus_path_or_default(gold_arg, if_empty)
     if plots:
         try:
             require_matplotlib()
