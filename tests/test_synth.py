@@ -80,7 +80,7 @@ def test_annotation_conventions(pairs):
                 assert not value.startswith(TITLES), "titles stay outside name spans"
                 assert not re.search(r",? (MD|RN|LICSW|PhD)$", value)
             if m.label == labels.AGE:
-                assert re.fullmatch(r"\d{1,3}s?|[a-z -]+", value), "only the age itself"
+                assert re.fullmatch(r"\d{1,3}s?|[a-z -]+", value, re.I), "only the age itself"
 
 
 def test_traps_stay_unannotated():

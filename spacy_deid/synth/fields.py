@@ -45,6 +45,9 @@ fields(
     ("[Email|E-mail]", "{email:pt}"),
     ("[Time|Time seen|Time in]", "{time}"),
     ("[Fax|Fax #|Clinic fax]", "{phone:fax}"),
+    ("[Encounter IDs|Visit #s|Order numbers|Ref #]", "{ids}"),
+    ("[Portal username|Patient portal ID|MyChart user]", "{username:pt}"),
+    ("[Telehealth IP|Connected from IP|Session IP|Remote IP]", "{ip}"),
 )
 
 fields(
@@ -136,6 +139,7 @@ fields(
     ("[Supports|Social supports]", "[{his} {rel} {rel_name}|few|church|AA sponsor {person}|friends]"),
     ("[Finances|Income]", "[SSDI|SSI|employed|unemployment|supported by family]"),
     ("[Guns|Firearms|Access to weapons]", "[none|denies|hunting rifle at {his} {rel}'s home]"),
+    ("[Transportation|Car|Vehicle]", "[none|bus|own car (plate {id:vehicle})|{his} {rel}'s car|drives, plate {id:vehicle}]"),
 )
 fields(
     "dx_axes",

@@ -31,10 +31,11 @@ TEMPLATE_HALVES = ("A", "B", "all")
 HEADER_FIELD_PROBS = {
     "header.000": .75, "header.001": .4, "header.002": .45, "header.003": .8, "header.004": .35,
     "header.005": .5, "header.006": .35, "header.007": .3, "header.008": .12, "header.009": .35,
-    "header.010": .25, "header.011": .12, "header.012": .12, "header.013": .2, "header.014": .06,
-    "header.015": .04, "header.016": .06, "header.017": .05, "header.018": .05, "header.019": .05,
-    "header.020": .05, "header.021": .15, "header.022": .2, "header.023": .15, "header.024": .15,
-    "header.025": .2, "header.026": .04, "header.027": .15, "header.028": .04,
+    "header.010": .25, "header.011": .12, "header.012": .12, "header.013": .2, "header.014": .08,
+    "header.015": .04, "header.016": .06, "header.017": .05, "header.018": .07, "header.019": .07,
+    "header.020": .08, "header.021": .15, "header.022": .2, "header.023": .15, "header.024": .15,
+    "header.025": .2, "header.026": .04, "header.027": .15, "header.028": .04, "header.029": .04, "header.030": .04,
+    "header.031": .03,
     # signature block: pager, phone and fax lines are rare in N-GRID
     "signature.000": .6, "signature.001": .12, "signature.002": .25, "signature.003": .1,
     "signature.004": .05, "signature.005": .2, "signature.006": .3, "signature.007": .25,
@@ -138,6 +139,9 @@ class _NoteWriter:
             }[section.kind](section)
         if not body:
             return
+        if self.rng.random() < 0.02:  # some EHR exports upper-case whole sections
+            self.ctx.phenomena["upper_case_section"] += 1
+            body = [[Seg(seg.text.upper(), seg.label) for seg in block] for block in body]
         if section.headers:
             header = self.header_line(section)
             if self.style.header.endswith("inline") and section.kind in ("narrative",):
