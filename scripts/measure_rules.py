@@ -1,6 +1,7 @@
 """Precision and recall of the rules alone (`deid_phi_rules`) per subtype.
 
     python scripts/measure_rules.py ../shared/corpus/dev [--tokenizer deid|blank]
+    python scripts/measure_rules.py --synth 200 --seed 1   # generated notes
 
 Compares rule hits with the gold mentions of i2b2 2014 XML files, by exact
 (start, end, label) and by overlap (same label, overlapping characters).
@@ -9,11 +10,12 @@ Prints counts and scores only, never note text.
 import argparse
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 import spacy
 
 from spacy_deid.corpus.i2b2_2014 import read_i2b2_2014
+from spacy_deid.corpus.note import Note
 
 Key = Tuple[int, int, str]
 
@@ -28,11 +30,18 @@ def build_nlp(tokenizer: str) -> "spacy.language.Language":
     return nlp
 
 
-def measure(folder: Path, tokenizer: str) -> Dict[str, Counter]:
+def read_notes(folder: Optional[Path], synth: int, seed: int) -> Iterable[Note]:
+    if folder is not None:
+        return (read_i2b2_2014(path) for path in sorted(folder.glob("*.xml")))
+    from spacy_deid.synth import generate_notes
+
+    return generate_notes(synth, seed=seed)
+
+
+def measure(notes: Iterable[Note], tokenizer: str) -> Dict[str, Counter]:
     nlp = build_nlp(tokenizer)
     counts: Dict[str, Counter] = {}
-    for path in sorted(folder.glob("*.xml")):
-        note = read_i2b2_2014(path)
+    for note in notes:
         doc = nlp(note.text)
         predicted: List[Key] = [(s.start_char, s.end_char, s.label_) for s in doc.spans["phi_rules"]]
         gold: List[Key] = [m.key() for m in note.mentions]
@@ -58,11 +67,15 @@ def _ratio(num: int, den: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder", type=Path)
+    parser.add_argument("folder", type=Path, nargs="?", help="folder of i2b2 2014 XML files")
+    parser.add_argument("--synth", type=int, default=0, help="measure on N generated notes instead")
+    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tokenizer", choices=["deid", "blank"], default="deid")
     parser.add_argument("--all-labels", action="store_true", help="also list subtypes the rules never predict")
     args = parser.parse_args()
-    counts = measure(args.folder, args.tokenizer)
+    if (args.folder is None) == (args.synth == 0):
+        parser.error("give a folder or --synth N")
+    counts = measure(read_notes(args.folder, args.synth, args.seed), args.tokenizer)
     print(f"{'subtype':<15}{'gold':>6}{'pred':>6}  {'P_exact':>8}{'R_exact':>8}  {'P_overlap':>10}{'R_overlap':>10}")
     total = Counter()
     for label in sorted(counts):

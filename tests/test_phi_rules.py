@@ -291,6 +291,10 @@ DATE_NEGATIVES = [
     "Dx F43.10, ICD 296.32.",
     "Takes 1500 mg daily.",
     "Stopped at 2100 hours.",
+    "Penelope Sunday is a 30 yo woman.",
+    "Transfer of care from Dr June Roe.",
+    "Signed: Vikram Friday, MD",
+    "Pt Name: Ada April",
 ]
 
 

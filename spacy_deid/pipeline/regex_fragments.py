@@ -72,7 +72,7 @@ DECADE_WORDS = ("teens", "twenties", "thirties", "forties", "fifties", "sixties"
 STATE_NAMES_PERSON_LIKE = ("Georgia", "Virginia", "Indiana", "Montana", "Nevada")
 # Full state names that more often name the city (or a person): they need a
 # stronger cue ("City, ___", "state of ___", "___ State").
-STATE_NAMES_CITY_LIKE = ("New York", "Washington", "District of Columbia")
+STATE_NAMES_CITY_LIKE = ("New York", "Washington")
 # Postal codes that are also credentials after a name ("Jane Doe, MD", ", PA-C",
 # ", MS"): after "City," they count only with a ZIP code following.
 STATE_ABBRS_CREDENTIAL_LIKE = ("MD", "PA", "MS", "DE")
@@ -81,7 +81,7 @@ STATE_ABBRS_CREDENTIAL_LIKE = ("MD", "PA", "MS", "DE")
 # taken after a bare preposition.
 STATE_ABBRS_WORD_LIKE = (
     "IN", "OR", "ME", "OK", "HI", "OH", "PA", "MD", "MS", "CT", "VA", "LA", "CO",
-    "DE", "ID", "MI", "CA", "SC", "AL", "GA", "ND", "MO", "MT", "AR", "NE", "DC", "PR",
+    "DE", "ID", "MI", "CA", "SC", "AL", "GA", "PR",
 )
 
 
@@ -162,8 +162,25 @@ _FRAGMENTS: Dict[str, str] = {
         r"(?i:mg|mcg|µg|ug|g|gm|grams?|kg|lbs?|pounds|ml|cc|l|units?|iu|calories|kcal|cal|"
         r"steps|ft|feet|miles?|km|meters?|m|hours?|hrs?|h|mmhg|cells|copies|ng|pg|meq|mmol|"
         r"dollars|usd|words|points|pts|patients|people|members|students|times|minutes|mins?|"
-        r"seconds|secs?|x|ms|bpm|%)(?![a-z])"
+        r"seconds|secs?|x|ms|bpm|%)(?![A-Za-z])"
     ),
+    # Words right before a month/day ("last filled 9/12", "Next appt: 4/3").
+    "DATE_CUE_MD": (
+        r"(?i:last|recently|seen|filled|refilled|appointment|appt|visit|use|used|drink|sober|"
+        r"dated|next|follow-?up|f/u|rtc|return|returns|due|discharged|admitted|started|stopped|"
+        r"quit|effective|date)"
+    ),
+    # Not right after a name or a title: weekday and month names are also
+    # first names and surnames ("Penelope Sunday", "Dr June Roe"). Sentence-initial
+    # prepositions are fine.
+    "NOT_IN_NAME": (
+        r"(?:(?<=(?<![A-Za-z])(?:In|On|Every|Each|Last|Next|This|By|Until|Since|Through|Before|"
+        r"After|Over|During|From|Till|Around|Early|Late|Mid)\s)|(?<![A-Z][A-Za-z'\-]*\s))"
+        r"(?<!(?:Dr|Mr|Ms|Mrs|Miss|Mx|Prof)\.?\s)"
+    ),
+    # Not followed by a surname ("Sunday Allison"); a following title-case
+    # word that starts a date ("Sunday, June 19") is matched by longer patterns.
+    "NOT_BEFORE_NAME": r"(?![ \t]+[A-Z][a-z])",
     # Rooms, wards and numbered things: a following 4-digit number is no year.
     "NUMBERED_THING": (
         r"(?i:room|rm|ward|unit|bed|suite|ste|apt|apartment|floor|building|bldg|ext|extension|"
@@ -182,10 +199,26 @@ _FRAGMENTS: Dict[str, str] = {
     ),
     # What may follow a bare age number ("at 15,", "at 15 after...", "was ten when").
     "AGE_FOLLOW": (
-        r"(?=\s*(?:[,;()\]]|\.(?!\d)|$)"
+        r"(?=\s*(?:[,;()\]\n]|\.(?!\d)|$)"
         r"|\s+(?i:by|after|and|when|with|in|from|for|but|while|until|due|because|following|"
         r"he|she|they|then|as|at|per|years?|yrs?|y/o|yo|or|before)(?![a-z]))"
     ),
+    # Verbs and nouns after which "at 7" is a clock time, not an age.
+    "TIME_CONTEXT": (
+        r"(?<![A-Za-z])(?i:wakes?|woke|waking|awake|asleep|sleeps?|slept|bed|bedtime|up|rises?|arrives?|"
+        r"arrived|leaves?|left|starts?|started|ends?|ended|home|work|school|dinner|lunch|"
+        r"breakfast|meds?|dose|doses|class|shift|appointment|visit|session|noon|night|pm|am)"
+    ),
+    # Family members and other people whose age a note gives.
+    "RELATIVE": (
+        r"(?i:mother|father|mom|dad|sister|brother|son|daughter|husband|wife|partner|boyfriend|"
+        r"girlfriend|fianc[eé]e?|spouse|aunt|uncle|cousin|niece|nephew|grandmother|grandfather|"
+        r"grandson|granddaughter|grandparent|step-?father|step-?mother|step-?son|step-?daughter|"
+        r"step-?brother|step-?sister|half-?brother|half-?sister|half-?sibling|sibling|child|kid|"
+        r"baby|friend|roommate|neighbou?r|guardian|twin)s?(?![a-z])"
+    ),
+    # A bare age: 0-119 in digits, or in words.
+    "AGE_BARE": r"(?:{NUM_START}(?:1[01]\d|\d{1,2})(?![\d]|[.,/:]\d)|{NUMBER_WORD})",
     # ---- contact
     # Separator inside a phone number.
     "PHONE_SEP": r"[ .\-–]",
@@ -204,7 +237,7 @@ _FRAGMENTS: Dict[str, str] = {
     # Words that introduce a phone number written without separators.
     "PHONE_CUE": (
         r"(?i:phone|ph|tel|telephone|cell|mobile|call|contact|reached\s+at|home|work|"
-        r"office|number|callback|pager|text)"
+        r"office|number|callback|pager|text|line|hotline)"
     ),
     "TLD_LOWER": (
         r"(?:com|org|net|edu|gov|mil|io|us|info|biz|art|co|me|health|app|ly|tv|uk|ca|int|"
@@ -214,8 +247,13 @@ _FRAGMENTS: Dict[str, str] = {
     # a capital right after it is a glued field name ("...eduCell:").
     "EMAIL_TLD": r"(?:[a-z]{2,24}(?![a-z])|[A-Z]{2,24}(?![A-Za-z]))",
     "EMAIL_ADDRESS": r"(?<![\w.%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@(?:[A-Za-z0-9\-]+\.)+{EMAIL_TLD}",
-    # Characters of a URL path; it must not end in sentence punctuation.
-    "URL_PATH": r"(?:/(?:[\w\-./?=&%#~+:@]*[\w\-/=&%#~+@])?)",
+    # A URL path, taken as short as possible up to the end of the URL: before
+    # sentence punctuation and a space, or before a capitalised field label
+    # glued on by an EHR export ("/v/8KQ2-77TDSession IP").
+    "URL_PATH": (
+        r"(?:/[\w\-./?=&%#~+:@]*?(?<![.,;:!?])"
+        r"(?=[.,;:!?)\]}'\"]*(?:\s|$|[<>()])|(?<=[A-Z0-9])[A-Z][a-z]{2,}(?:\s|:|$)))"
+    ),
     "OCTET": r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)",
     # ---- identifiers
     # An identifier value: capitals, digits and inner hyphens, at least 3
@@ -227,7 +265,7 @@ _FRAGMENTS: Dict[str, str] = {
     # "number", "no.", "#", "ID" after the name of an identifier.
     "ID_WORD": r"(?:\s*(?i:number|num|no\.?|#|id)(?![a-z]))",
     # Between an identifier's name and its value.
-    "ID_SEP": r"(?:\s*[:#=.]?\s*(?:(?i:is)\s+)?)",
+    "ID_SEP": r"(?:\s*(?:[:#=.]|\s-)?\s*(?:(?i:is)\s+)?)",
     # ---- locations
     "STATE_NAME_PLAIN": _state_names("plain") + r"(?![A-Za-z])",
     "STATE_NAME_PERSON_LIKE": _state_names("person_like") + r"(?![A-Za-z])",
@@ -240,7 +278,7 @@ _FRAGMENTS: Dict[str, str] = {
     # A place name before ", ST": one to three capitalised words.
     "CITY_WORDS": r"(?:[A-Z][a-z]+(?:[ \-](?:[A-Z][a-z]+)){0,2})",
     # After a state: a ZIP, sentence punctuation, a bracket, end of line or a lower-case word.
-    "AFTER_STATE": r"(?=\s{1,2}\d{5}(?!\d)|\s*[.,;:)\]|/]|\s*$|\s+[a-z(])",
+    "AFTER_STATE": r"(?=\s{1,2}\d{5}(?!\d)|\s*[.,;:)\]|/]|[ \t]*(?:\r?\n|$)|\s+[a-z(])",
     # Not the state part of a credential list ("Jane Doe, MA, LMHC").
     "NOT_CREDENTIALS": r"(?!\s*,\s*(?:[A-Z]{2,6}(?![a-z])|Ph\.?D|Psy\.?D|Ed\.?D))",
     "ZIP_CODE": r"(?:\d{5}(?:-\d{4})?(?![\d\-]))",
@@ -255,9 +293,9 @@ _FRAGMENTS: Dict[str, str] = {
         r"Expressway|Gardens|Green|Harbor|Manor|Meadow|Pass|Pines|Shore|Summit|Trace|View|"
         r"Vista|Woods)(?![A-Za-z])"
     ),
-    # Abbreviated suffixes; the period stays outside the span (it may end the sentence).
+    # Abbreviated suffixes, with their period (part of the abbreviation).
     "STREET_SUFFIX_ABBR": (
-        r"(?:St|Ave|Av|Rd|Dr|Ln|Blvd|Ct|Pl|Ter|Cir|Pkwy|Hwy|Sq|Trl)(?![A-Za-z])"
+        r"(?:St|Ave|Av|Rd|Dr|Ln|Blvd|Ct|Pl|Ter|Cir|Pkwy|Hwy|Sq|Trl)(?![A-Za-z])\.?"
     ),
     # Street name words: capitalised words or ordinals ("5th").
     "STREET_NAME": (
