@@ -98,6 +98,7 @@ fields(
     ("[Dictated by|Transcribed by]", "{dr:att/initials}/{dr:new/initials}"),
     ("[Department]", "{dept}, {hosp:here}"),
     ("[Email|Provider email]", "{email:dr}"),
+    ("[Billing|Service|Visit type]", "{billing}"),
 )
 
 fields(

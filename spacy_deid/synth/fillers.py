@@ -98,3 +98,23 @@ MSE_LINES = (
 )
 TIMES = ("3:15 PM", "10:30 am", "0830", "14:45", "9 AM", "noon", "11:20 p.m.", "7:05",
          "1600", "2 pm")
+
+# ICD-10 codes shown next to diagnoses: code-shaped, never PHI.
+ICD10 = {
+    "major depressive disorder, recurrent, severe": "F33.2",
+    "major depressive disorder, single episode": "F32.9",
+    "bipolar I disorder, most recent episode depressed": "F31.30",
+    "bipolar II disorder": "F31.81", "generalized anxiety disorder": "F41.1",
+    "panic disorder": "F41.0", "posttraumatic stress disorder": "F43.10",
+    "obsessive-compulsive disorder": "F42.2", "schizophrenia": "F20.9",
+    "schizoaffective disorder, bipolar type": "F25.0", "alcohol use disorder, severe": "F10.20",
+    "opioid use disorder, in early remission": "F11.21", "cannabis use disorder, moderate": "F12.20",
+    "cocaine use disorder": "F14.20", "ADHD, combined type": "F90.2",
+    "borderline personality disorder": "F60.3", "adjustment disorder with depressed mood": "F43.21",
+    "persistent depressive disorder": "F34.1", "social anxiety disorder": "F40.10",
+    "anorexia nervosa": "F50.01", "bulimia nervosa": "F50.2", "unspecified psychotic disorder": "F29",
+    "insomnia disorder": "G47.00", "autism spectrum disorder": "F84.0",
+    "unspecified neurocognitive disorder": "R41.9",
+}
+BILLING = ("CPT 90791", "CPT 90792", "90792", "99205", "CPT 90837 + 90785", "Time spent: 60 minutes",
+           "Total time 75 min, >50% counseling", "Billing code 90791")

@@ -39,7 +39,7 @@ HEADER_FIELD_PROBS = {
     # signature block: pager, phone and fax lines are rare in N-GRID
     "signature.000": .6, "signature.001": .12, "signature.002": .25, "signature.003": .1,
     "signature.004": .05, "signature.005": .2, "signature.006": .3, "signature.007": .25,
-    "signature.008": .35, "signature.009": .05,
+    "signature.008": .35, "signature.009": .05, "signature.010": .25,
 }
 
 
@@ -225,6 +225,19 @@ class _NoteWriter:
         else:
             chosen = self.rng.sample(templates, min(len(templates), self.count(section)))
         lines = [self.field_line(t) for t in chosen]
+        if pool == "header" and len(lines) > 3 and self.rng.random() < 0.3:
+            # EHR banners put several fields on one line: "Name: X    DOB: Y    MRN: Z"
+            self.ctx.phenomena["fields_on_one_line"] += 1
+            joiner = Seg(self.rng.choice(("   ", "    ", " | ", "  ", "\t")))
+            grouped, i = [], 0
+            while i < len(lines):
+                size = self.rng.randint(2, 3)
+                merged: List[Seg] = []
+                for line in lines[i:i + size]:
+                    merged += ([joiner] if merged else []) + line
+                grouped.append(strip_segments(merged))
+                i += size
+            lines = grouped
         if pool == "signature" and self.rng.random() < 0.5:
             lines.insert(0, self.render("[Electronically signed by|Signed:|Dictated by|--] {dr:att}[, {cred}|] [on|] {date:visit} [at|] {time}"))
         return lines

@@ -542,7 +542,17 @@ _filler("dose", fillers.DOSES)
 _filler("freq", fillers.FREQUENCIES)
 _filler("combo", fillers.COMBO_DOSES, "trap_combination_dose")
 _filler("symptom", fillers.SYMPTOMS)
-_filler("dx", fillers.DIAGNOSES)
+@slot("dx")
+def dx(ctx, arg):
+    diagnosis = ctx.gen.choice(fillers.DIAGNOSES)
+    if ctx.gen.chance(0.2):
+        ctx.phenomena["trap_icd_code"] += 1
+        diagnosis = ctx.gen.choice((f"{diagnosis} ({fillers.ICD10[diagnosis]})",
+                                    f"{fillers.ICD10[diagnosis]} {diagnosis}"))
+    return plain(diagnosis)
+
+
+_filler("billing", fillers.BILLING, "trap_billing_code")
 _filler("medical", fillers.MEDICAL)
 _filler("duration", fillers.DURATIONS, "trap_duration")
 _filler("time", fillers.TIMES, "trap_time_of_day")
