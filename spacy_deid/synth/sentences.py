@@ -554,3 +554,70 @@ extend(
     "[{he:He} retired|Retired] [from {org:employer}|as a {prof}] in {date:year} [after {num:10-40} years|at age {age:event}] and [misses the structure|has been isolated since].",
     "[{his} {rel}|{his:His} {rel}], {rel_name}, is a {rel_prof} [and the main breadwinner|who works nights|who recently lost a job]." ,
 )
+
+# --- further contexts (written for diversity of the words around PHI) ----------------------------
+extend(
+    "hpi",
+    "[Things|Matters] [came to a head|got worse] [last|on] {date:weekday} when {his} {rel} [found|discovered] [empty pill bottles|a note|{him} intoxicated] and called {dr:ther}.",
+    "[{he:He} describes|Describes] {date:season} as \"the worst time of my life\" [after|following] [the loss of {his} job at {org:employer}|{his} divorce|a miscarriage|{his} {rel}'s arrest].",
+    "[Per the ED note from|According to records from] {hosp:new}, {he} [arrived|presented] [at {time}|by ambulance] on {date:recent} with a [BAL of 0.2|heart rate of 130|BP of {bp}] and was [medically cleared|admitted to medicine].",
+    "[{he:He} was|Was] [doing well|stable] on {drug} prescribed by {dr_hosp:psych} until [{date:month_year}|{date:past}], when [{his} insurance lapsed|{he} ran out|{he} moved to {city}].",
+    "[Since|After] [the move from|leaving] {country} [in|around] {date:year}, {he} has [felt isolated|struggled with English|worked two jobs as a {prof}] and [misses {his} {rel}|has no friends here].",
+    "[{he:He} reports|Reports] that {he} [was fired|was suspended|quit] from {org:employer} on {date:recent} [after an argument with {his} supervisor|for missing shifts|after a panic attack at work].",
+    "[{he:He} and {his} {rel}|The patient and {his} {rel}] [argued|had a physical altercation] on {date:holiday}, [after which|and then] {he} [left for {city}|drove around all night|stayed at a motel in {city}].",
+    "[Over|During] the [Thanksgiving|Christmas|winter|summer] break {he} [stayed with|visited] {his} {rel} {rel_name} in {city_state} and [was noted to be withdrawn|did not get out of bed|drank daily].",
+    "[{he:He} left|Left] a voicemail for {dr:att/dr_last} on {date:weekday} [stating|saying] that {he} [had stopped {drug}|was not safe|wanted to restart treatment].",
+    "[{he:He} was|Was] [seen|evaluated] by the [mobile crisis team|crisis team] [from {hosp:new}|of {city}] at {his} home on {date:recent} and [referred for intake|given this appointment].",
+)
+extend(
+    "social",
+    "[{he:He} came|Came] to the United States from {country} [as a refugee|on a student visa|with {his} parents] in {date:year} and [became a citizen in {date:year}|is a permanent resident|is undocumented].",
+    "[{he:He} was|Was] raised [Catholic|Baptist|Muslim|Jewish|Pentecostal] and [still attends|stopped attending] {org:church} [in {city}|] [with {his} {rel}|].",
+    "[{he:He} has worked|Has worked] [several jobs|on and off] since age {age:teen}, [most recently as a {prof} at {org:employer}|including as a {prof} and a {prof:new}].",
+    "[{his} closest relationship|{his:His} closest relationship] is with {his} {rel}, {rel_name}, [who lives in {rel_city}|a {rel_prof}|whom {he} talks to daily].",
+    "[{he:He} lived|Lived] in {city_state} [until {date:year}|until age {age:event}|for most of {his} childhood] [before moving to {city:home}|then moved to {state}].",
+    "[{he:He} is|Is] [engaged|married|in a relationship] [to|with] {person}, [a {prof:new}|who is {age:other}|whom {he} met at {org}], [and they live in {city:home}|and they plan to marry in {date:year}|].",
+)
+extend(
+    "past_psych",
+    "[{he:He} was|Was] [in a residential program|in a group home|in foster care] [at {hosp}|through {org:agency}] from age {age:teen} to {age:teen}.",
+    "[Most recent|Last] outpatient psychiatrist was {dr:new} at {hosp:new}, [who prescribed {drug}|last seen {date:past}|until {he} moved from {city}].",
+    "[{he:He} completed|Completed] [a 28-day program|detox and rehab|a dual-diagnosis program] at {hosp} [in {date:month_year}|after {date:holiday}|in {date:year}].",
+    "[{he:He} has|Has] been [in and out of treatment|seen at several clinics] [in {city} and {city}|since {date:year}|since moving from {state}].",
+)
+extend(
+    "substance_narr",
+    "[{he:He} first used|First used] [opioids|pills|heroin] after [a back injury at work as a {prof}|knee surgery at {hosp:new}|a car accident] in {date:year}.",
+    "[{he:He} has been|Has been] sober since {date:past}[ with support from AA at {org:church}|, a date {he} celebrates|].",
+    "[{he:He} overdosed|Overdosed] [on|in] {date:month_year} [in {city}|at a friend's place] and was revived with Narcan [by EMS|by {his} {rel}].",
+    "[{he:He} drinks|Drinks] [mostly|only] [on weekends|after work|with coworkers from {org:employer}] and [blacked out|got an OUI] on {date:holiday}.",
+)
+extend(
+    "formulation",
+    "{pt} is [a|an] {age:yo} {prof} [with|who has] {dx}[, previously treated at {hosp}|, in partial remission|] who [presents|returns] after [a relapse|a suicide attempt on {date:recent}|losing {his} job].",
+    "[Considering|Given] [{his} history of attempts in {date:year}|the family history of suicide in {his} {rel}|{his} recent move from {city}], [risk is moderate|{he} needs close follow-up].",
+)
+extend(
+    "medical_narr",
+    "[{he:He} had|Had] [a TBI|a stroke|a seizure] at age {age:event} [and was treated at {hosp:new}|with residual memory problems|without sequelae].",
+    "[{he:He} is|Is] [pregnant|postpartum|{num:4-8} months postpartum] (due {date:future})[ and followed by {dr:new} at {hosp:new}|].",
+)
+extend(
+    "developmental",
+    "[{he:He} was|Was] adopted from {country} at age {age:event} [and raised in {city_state}|by a family in {state}].",
+    "[{he:He} was|Was] held back in [kindergarten|2nd grade] at {org:school} and [diagnosed with dyslexia|placed in special education] at age {age:event}.",
+)
+extend(
+    "cc",
+    "[Evaluation requested by|Consult requested by] {dr:new} [for|re:] [depression|agitation|capacity|SI] [in the setting of {medical}|after overdose].",
+    "\"[I got out of {hosp} on {date:weekday} and I need a doctor|Since I lost my job at {org:employer} I can't cope|I want my kids back]\".",
+)
+extend(
+    "collateral",
+    "[Spoke with|Phone call with] {his} [probation officer|case manager|DCF worker], {person}, [on {date:recent}|today], who [confirms|reports] [recent positive urine screens|good compliance|missed check-ins].",
+    "[{his} {rel}|{his:His} {rel}] [emailed|sent a letter] on {date:recent} [describing|expressing concern about] {his} [behavior|drinking|isolation] [since {date:holiday}|over the past month].",
+)
+extend(
+    "risk",
+    "[{he:He} has|Has] a [planned|scheduled] [trip to {country}|visit with {his} {rel} in {city}|court date on {date:future}] that {he} [looks forward to|identifies as a reason to stay safe|is anxious about].",
+)
