@@ -61,6 +61,12 @@ CONTACT_POSITIVES = [
     ("Login from 192.168.10.4 flagged.", "192.168.10.4", labels.IPADDR),
     ("Signed by Dr. Roe [hpp2] 10:41", "hpp2", labels.USERNAME),
     ("Portal username: river_ab12", "river_ab12", labels.USERNAME),
+    ("Message from user sam_peters sent.", "sam_peters", labels.USERNAME),
+    ("Beeper - #44080", "#44080", labels.PHONE),
+    ("Pager #: 5-0885", "5-0885", labels.PHONE),
+    ("Fax #: 3812981015", "3812981015", labels.FAX),
+    ("Call the after-hours line 966-2675 tonight.", "966-2675", labels.PHONE),
+    ("See http://www.example.net. Then", "http://www.example.net", labels.URL),
 ]
 
 CONTACT_NEGATIVES = [
@@ -112,6 +118,14 @@ ID_POSITIVES = [
     ("interpreter ID #40517;", "40517", labels.IDNUM),
     ("Case #: PC-12-345678", "PC-12-345678", labels.IDNUM),
     ("Devon Pharm ID: 50970046433", "50970046433", labels.IDNUM),
+    ("Med Rec No: 2881772", "2881772", labels.MEDICALRECORD),
+    ("MR#: 183 61 00", "183 61 00", labels.MEDICALRECORD),
+    ("Order #: #044312", "#044312", labels.IDNUM),
+    ("License #: LICSW 91163", "LICSW 91163", labels.LICENSE),
+    ("NPI: MD57743", "MD57743", labels.LICENSE),
+    ("Accession #: S08-4502", "S08-4502", labels.BIOID),
+    ("car registration 2PTR451 was towed", "2PTR451", labels.VEHICLE),
+    ("Member ID: Acme ID 444787514926", "444787514926", labels.HEALTHPLAN),
 ]
 
 ID_NEGATIVES = [
@@ -155,6 +169,12 @@ LOCATION_POSITIVES = [
     ("Picked up at a pharmacy on Juniper Avenue.", "Juniper Avenue", labels.STREET),
     ("Mail to P.O. Box 1234 only.", "P.O. Box 1234", labels.STREET),
     ("Truck (TX plate ABC-1234) towed", "TX", labels.STATE),
+    ("Grew up in Omaha NE and moved.", "NE", labels.STATE),
+    ("Born in Roanoke Virginia and raised there.", "Virginia", labels.STATE),
+    ("He was born in OR and raised in WA.", "OR", labels.STATE),
+    ("Lived in KS and FL before.", "FL", labels.STATE),
+    ("Lives at 9 Elm Way in Dover, 19901.", "19901", labels.ZIP),
+    ("Lives at 44 Patriot Rd. in town.", "44 Patriot Rd.", labels.STREET),
 ]
 
 LOCATION_NEGATIVES = [
@@ -170,6 +190,9 @@ LOCATION_NEGATIVES = [
     ("Room for 3 weeks at a friend's place.", labels.STREET),
     ("Main Street Clinic referral.", labels.STREET),
     ("Glucose 12345 was a typo.", labels.ZIP),
+    ("Head CT: negative.", labels.STATE),
+    ("Sex: Female\nID: 30 yo woman", labels.STATE),
+    ("Taken to OR for repair.", labels.STATE),
 ]
 
 
@@ -208,6 +231,15 @@ AGE_POSITIVES = [
     ("Son (Tomas, 19, student) helps.", "19", labels.AGE),
     ("Two children (11, 6) at home.", "11", labels.AGE),
     ("Two children (11, 6) at home.", "6", labels.AGE),
+    ("Has a sister (75) with asthma.", "75", labels.AGE),
+    ("Worried about her mother, 60, who is ill.", "60", labels.AGE),
+    ("Her father is 53 and lives nearby.", "53", labels.AGE),
+    ("His brother, who is 57, helps out.", "57", labels.AGE),
+    ("Ms. Doe, 53, a retired teacher.", "53", labels.AGE),
+    ("Episodes at ages 9 and 21 resolved.", "21", labels.AGE),
+    ("Cutting from age 13 to 18 only.", "18", labels.AGE),
+    ("Age at first treatment: 15", "15", labels.AGE),
+    ("Age/Sex - twenty-three", "twenty-three", labels.AGE),
 ]
 
 AGE_NEGATIVES = [
@@ -221,6 +253,9 @@ AGE_NEGATIVES = [
     "Temp 99 F, afebrile otherwise.",
     "Stage 2 hypertension.",
     "At one point he left.",
+    "Falls asleep at 2, wakes at 7.",
+    "Her mother, who is ill, visits.",
+    "His sister (see above) helps.",
 ]
 
 
@@ -272,6 +307,12 @@ DATE_POSITIVES = [
     ("Served 2066-2078 in the Army.", "2066", labels.DATE),
     ("Served 2066-2078 in the Army.", "2078", labels.DATE),
     ("As a child in the 2030s.", "2030s", labels.DATE),
+    ("Crack: last use 8/5", "8/5", labels.DATE),
+    ("Next appt: 11/22 at 3 PM.", "11/22", labels.DATE),
+    ("Visit Date: 7.7.84", "7.7.84", labels.DATE),
+    ("Treated from 2044 to '48, then moved.", "'48", labels.DATE),
+    ("Records (June) show the same.", "June", labels.DATE),
+    ("Cigarettes: quit 2015\nLSD: none", "2015", labels.DATE),
 ]
 
 DATE_NEGATIVES = [
@@ -312,6 +353,7 @@ def test_date_negative(nlp, text):
 # The regexes find the PHI inside glued text; the package tokenizer
 # (conjoined-token splitter) makes its edges token boundaries.
 GLUED_POSITIVES = [
+    ("Link https://care.example.org/v/8KQ2-77TDSession IP", "https://care.example.org/v/8KQ2-77TD", labels.URL),
     ("Email:a.b-c@mail.example.comPhone:", "a.b-c@mail.example.com", labels.EMAIL),
     ("Name DoeMRN:1234567DOB:01/02/2060", "1234567", labels.MEDICALRECORD),
     ("MRN:QRS-7654321Age:40", "QRS-7654321", labels.MEDICALRECORD),
