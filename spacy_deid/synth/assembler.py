@@ -37,11 +37,28 @@ _ARTICLE_INSIDE = re.compile(r"(?<![\w'])([Aa]n?) (?=([A-Za-z0-9]+))")
 _AN_NUMBER = re.compile(r"(8|11|18)(?!\d)|8\d(?!\d)")  # "an 8-", "an 18-", "an 80-year-old"
 
 
+_SILENT_H = ("hour", "honest", "honor", "heir")
+_CONSONANT_VOWELS = ("uni", "use", "usu", "eu", "one", "once")
+
+
+def _vowel_sound(word: str) -> bool:
+    """Rough English rule: "an hour", "an MD", "a university", "a one-time"."""
+    lowered = word.lower()
+    if lowered.startswith(_SILENT_H):
+        return True
+    if lowered.startswith(_CONSONANT_VOWELS):
+        return False
+    letters = re.match(r"[A-Za-z]+", word)
+    if letters and len(letters.group(0)) > 1 and letters.group(0).isupper():
+        return word[0] in "AEFHILMNORSX"  # read letter by letter: "an RN", "an LPN"
+    return lowered[:1] in ("a", "e", "i", "o", "u")
+
+
 def _article(article: str, next_word: str) -> str:
     if next_word[:1].isdigit():
         word = "an" if _AN_NUMBER.match(next_word) else "a"
     else:
-        word = "an" if next_word[:1].lower() in "aeiou" else "a"
+        word = "an" if _vowel_sound(next_word) else "a"
     return word.capitalize() if article[0].isupper() else word
 
 

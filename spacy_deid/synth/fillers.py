@@ -63,11 +63,9 @@ SUBSTANCES = ("Alcohol", "Tobacco", "Cannabis", "Marijuana", "Cocaine", "Crack",
               "Methamphetamine", "Hallucinogens", "LSD", "MDMA", "Ecstasy", "PCP", "Inhalants",
               "Caffeine", "Nicotine vaping", "Kratom", "K2/Spice", "Gambling")
 SUBSTANCE_VALUES = ("no", "No", "denies", "Denies", "none", "never", "neg", "no use",
-                    "occasional", "socially", "rare", "daily", "1-2 drinks/week",
-                    "3-4 beers on weekends", "a pint of vodka daily", "1 ppd", "1/2 ppd",
-                    "20 pack-years", "smoked in high school", "2-3 joints/day", "tried once",
-                    "in remission", "remote use", "past use, none in 5 years", "quit 2 years ago",
-                    "yes", "Yes", "+", "-", "not assessed")
+                    "occasional", "socially", "rare", "daily", "tried once", "in remission",
+                    "remote use", "past use, none in 5 years", "quit 2 years ago", "yes", "Yes",
+                    "+", "-", "not assessed", "experimented in high school", "denies current use")
 DURATIONS = ("for 2 weeks", "for the past 3 months", "for about 6 weeks", "for several years",
              "for 10 days", "x 2 years", "over the last 4-5 months", "for 1 year",
              "for the past 18 months", "for 3 days", "for several weeks", "for 20 years",

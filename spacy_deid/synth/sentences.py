@@ -30,7 +30,7 @@ pool(
     "cc",
     '"[I can\'t sleep|I have been really down|I need help with my drinking|My anxiety is through the roof|I don\'t want to be here anymore|My doctor told me to come|I keep hearing things|I need to get back on my meds|I\'ve been having panic attacks|Everything is falling apart]."',
     '"[I just can\'t get out of bed|I have no energy for anything|I\'m scared all the time|I\'m not crazy, my {rel} made me come|I want to stop using|Things have been bad since {date:holiday}]"',
-    "[Depression|Anxiety|Worsening mood|Suicidal ideation|Insomnia|Panic attacks|Paranoia|Alcohol use|Medication evaluation] [x|for] {duration}.",
+    "[Depression|Anxiety|Worsening mood|Suicidal ideation|Insomnia|Panic attacks|Paranoia|Alcohol use|Medication evaluation] {duration}.",
     '[Referred by|Per] {dr:new} for evaluation of {symptom} and {symptom}.',
     "[Patient states|Pt reports|In {his} words]: \"[I've been stressed since I lost my job at {org:employer}|My {rel} is worried about me|I started feeling this way last {date:bare_season}|Ever since {date:month} I haven't been myself]\".",
     "[Establish care|Transfer of care] from {dr:psych} [at|of] {hosp}.",
@@ -600,7 +600,7 @@ extend(
 extend(
     "medical_narr",
     "[{he:He} had|Had] [a TBI|a stroke|a seizure] at age {age:event} [and was treated at {hosp:new}|with residual memory problems|without sequelae].",
-    "[{he:He} is|Is] [pregnant|postpartum|{num:4-8} months postpartum] (due {date:future})[ and followed by {dr:new} at {hosp:new}|].",
+    "[{he:He} has|Has] [a follow-up|an appointment|a procedure] with {dr:new} at {hosp:new} on {date:future} [for {medical}|for a sleep study|for an MRI].",
 )
 extend(
     "developmental",

@@ -151,6 +151,7 @@ def he(ctx, arg):
     return plain(word)
 
 
+SLOTS["sex"] = lambda ctx, arg: plain(ctx.gen.choice(("M", "Male")) if ctx.sex == "M" else ctx.gen.choice(("F", "Female")))
 SLOTS["his"] = lambda ctx, arg: he(ctx, arg or "his")
 SLOTS["him"] = lambda ctx, arg: he(ctx, arg or "him")
 SLOTS["himself"] = lambda ctx, arg: he(ctx, arg or "himself")
