@@ -18,9 +18,9 @@ from typing import Iterator, List, Optional, Tuple
 from .. import labels
 from . import problems as P
 from .note import Note
-from .problems import CorpusFormatError, PathLike, ProblemLog
+from .problems import PathLike, ProblemLog
 from .validate import RawMention, validate_mentions
-from .xml_text import decode_xml_bytes, protect_carriage_returns
+from .xml_text import decode_xml_bytes, parse_markup, protect_carriage_returns
 
 RECORD_ELEMENT = "RECORD"
 PHI_ELEMENT = "PHI"
@@ -31,13 +31,7 @@ def read_i2b2_2006(path: PathLike, log: Optional[ProblemLog] = None) -> Iterator
     path = Path(path)
     log = log if log is not None else ProblemLog()
     xml = protect_carriage_returns(decode_xml_bytes(path, path.read_bytes()))
-    try:
-        root = ET.fromstring(xml)
-    except ET.ParseError as err:
-        line, column = err.position
-        raise CorpusFormatError(
-            path, f"malformed XML at line {line}, column {column}", kind=P.MALFORMED_XML
-        ) from None
+    root = parse_markup(path, xml)
     records = [root] if root.tag == RECORD_ELEMENT else root.findall(RECORD_ELEMENT)
     seen_ids = set()
     for position, record in enumerate(records):

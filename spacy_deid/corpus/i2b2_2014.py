@@ -22,6 +22,7 @@ from .note import Note, PhiMention
 from .problems import CorpusFormatError, PathLike, ProblemLog
 from .validate import RawMention, validate_mentions
 from .xml_text import (
+    parse_markup,
     blank_out,
     decode_xml_bytes,
     quote_attribute,
@@ -57,13 +58,7 @@ def read_i2b2_2014(path: PathLike, log: Optional[ProblemLog] = None) -> Note:
         return blank_out(match.group(2))
 
     markup = replace_element_bodies(xml, "TEXT", take_body)
-    try:
-        root = ET.fromstring(markup)
-    except ET.ParseError as err:
-        line, column = err.position
-        raise CorpusFormatError(
-            path, f"malformed XML at line {line}, column {column}", kind=P.MALFORMED_XML
-        ) from None
+    root = parse_markup(path, markup)
     if root.find("TEXT") is None or len(bodies) != 1:
         raise CorpusFormatError(
             path,

@@ -6,6 +6,7 @@ extracted with Windows line endings. So the note text is taken from the raw
 file by these helpers, and the XML parser only ever sees the markup around it.
 """
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Callable
 
@@ -44,6 +45,17 @@ def decode_xml_bytes(path: Path, data: bytes) -> str:
             path,
             f"bytes {err.start}-{err.end} are not valid {encoding}",
             kind=P.UNDECODABLE,
+        ) from None
+
+
+def parse_markup(path: Path, xml: str) -> ET.Element:
+    """Parse XML markup; a syntax error names the file, line and column (no content)."""
+    try:
+        return ET.fromstring(xml)
+    except ET.ParseError as err:
+        line, column = err.position
+        raise CorpusFormatError(
+            path, f"malformed XML at line {line}, column {column}", kind=P.MALFORMED_XML
         ) from None
 
 
