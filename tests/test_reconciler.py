@@ -309,6 +309,14 @@ def test_reconcile_referral_source_attribute():
     assert doc.ents[2]._.phi_source == "ner|reconcile:doctor_referral_attribute"
 
 
+def test_reconcile_referral_attribute_not_for_family():
+    nlp = make_nlp(correct=False, propagate=False)
+    text = "Referral source: his wife , Nell Quill . Nell Quill is worried ."
+    doc = build(nlp, text, ner=[("Nell Quill", labels.PATIENT, 0), ("Nell Quill", labels.PATIENT, 1)],
+                attributes=[("his wife , Nell Quill", "referral_source")])
+    assert [e.label_ for e in run(nlp, doc).ents] == [labels.PATIENT, labels.PATIENT]
+
+
 def test_reconcile_cue_rules_beat_counting():
     nlp = make_nlp(correct=False, propagate=False)
     text = "Quill came. Quill left. Quill slept. Dr. Quill called."

@@ -23,6 +23,8 @@ Rule fields:
     unless_attributes  (optional) a list of attribute names: the rule never
                  fires on a mention inside such a value (nor, in the
                  reconcile step, on a group with such a member)
+    unless       (context) cue lists that win when nearer than `cues`; (attribute,
+                 lexicon) cue lists that veto the rule anywhere in the windows
 """
 import re
 from dataclasses import dataclass, field

@@ -107,8 +107,9 @@ def _nearest(pattern, text: str, from_end: bool) -> Optional[int]:
     return best
 
 
-def context_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet) -> bool:
-    """A cue within the windows, nearer to the mention than any `unless` cue."""
+def cue_distances(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet):
+    """Distances (characters) from the mention to the nearest `cues` and the
+    nearest `unless` cue within the rule's windows; None where there is none."""
     windows = []
     if rule.before and mention.start > 0:
         first = max(0, mention.start - rule.before)
@@ -126,6 +127,12 @@ def context_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet) -> boo
         d = _nearest(unless, text, from_end)
         if d is not None and (unless_d is None or d < unless_d):
             unless_d = d
+    return cue_d, unless_d
+
+
+def context_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet) -> bool:
+    """A cue within the windows, nearer to the mention than any `unless` cue."""
+    cue_d, unless_d = cue_distances(doc, mention, rule, rules)
     return cue_d is not None and (unless_d is None or cue_d < unless_d)
 
 
@@ -145,6 +152,8 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
         return False
     if rule.kind == "context":
         return context_fires(doc, mention, rule, rules)
+    if rule.unless and cue_distances(doc, mention, rule, rules)[1] is not None:
+        return False  # attribute and lexicon rules: any `unless` cue in the window vetoes
     if rule.kind == "attribute":
         return in_attribute(mention, rules.lists[rule.attributes], attrs)
     value = normalize_value(doc[mention.start: mention.end].text)
