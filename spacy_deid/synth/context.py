@@ -105,6 +105,8 @@ def draw_clinician(gen: SurrogateGenerator, role: str) -> Clinician:
     return Clinician(gen.person(), gen.choice(CREDENTIALS[role]), role)
 
 
+_PARTNER_ROLES = ("wife", "husband", "girlfriend", "boyfriend", "partner", "ex-wife", "ex-boyfriend",
+                  "fiance")
 _SAME_SURNAME = ("mother", "father", "sister", "brother", "older sister", "younger brother", "son",
                  "daughter", "grandfather", "uncle")
 
@@ -115,7 +117,7 @@ def draw_relative(gen: SurrogateGenerator, role: str, patient: Person, age: int,
     return Relative(
         role=role,
         person=gen.person(sex or None, last=patient.last if same_last else None),
-        age=max(1, min(99, age + gen.rng.randint(low, high))),
+        age=max(18 if role in _PARTNER_ROLES else 1, min(99, age + gen.rng.randint(low, high))),
         profession=gen.profession(),
         city=gen.city() if gen.chance(0.6) else city,
         state=gen.state(),
@@ -125,7 +127,7 @@ def draw_relative(gen: SurrogateGenerator, role: str, patient: Person, age: int,
 def draw_patient(gen: SurrogateGenerator) -> Patient:
     rng = gen.rng
     person = gen.person()
-    age = rng.choice((rng.randint(18, 35), rng.randint(18, 65), rng.randint(36, 80), rng.randint(14, 25)))
+    age = rng.choice((rng.randint(18, 35), rng.randint(18, 65), rng.randint(36, 80), rng.randint(18, 25)))
     # Visit years: mostly recent; some far in the future, as in date-shifted corpora.
     year = rng.randint(2004, 2025) if rng.random() < 0.75 else rng.randint(2060, 2099)
     first_visit = dt.date(year, rng.randint(1, 12), rng.randint(1, 28))

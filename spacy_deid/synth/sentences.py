@@ -373,7 +373,7 @@ extend(
 )
 extend(
     "family_plain",
-    "[{his} {rel}|{his:His} {rel}] ({rel_age}) [lives in {country}|lives in {state}|died at {rel_age}] [and has {eponym}|and is in good health|].",
+    "[{his} {rel:family}|{his:His} {rel:family}] ({rel_age}) [lives in {country}|lives in {state}|lives nearby] [and has {eponym}|and is in good health|].",
     "{his:His} {rel:mother} [died|passed away] at age {rel_age} [of {eponym}|of cancer|by suicide]; {his} {rel:father} is {rel_age} and [lives in {state}|lives in {country}|has {medical}].",
     "[{he:He} has|Has] [a brother|a sister] ({age:sib}) [with autism|with {dx}|who is healthy] and [a half-sibling|a brother] ({age:sib}) in {state}.",
 )
@@ -460,7 +460,7 @@ extend(
 extend(
     "family_hx",
     "{his:His} {rel:father} [worked as a|was a] {rel_prof} and {his} {rel:mother} [was a|worked as a] {rel_prof}.",
-    "[{his} {rel}|{his:His} {rel}] [is a|works as a] {rel_prof} in {rel_city} and [has depression|has no psychiatric history|drinks heavily].",
+    "[{his} {rel:family}|{his:His} {rel:family}] [is a|works as a] {rel_prof} in {rel_city} and [has depression|has no psychiatric history|drinks heavily].",
 )
 extend(
     "social",
