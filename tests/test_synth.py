@@ -215,3 +215,13 @@ def test_mentions_align_with_the_package_tokenizer():
             total += 1
             misaligned += doc.char_span(m.start, m.end) is None
     assert misaligned / total < 0.01
+
+
+@pytest.mark.slow  # 2 x 600 notes
+@pytest.mark.parametrize("half", ["A", "B"])
+def test_each_template_half_has_all_subtypes(half):
+    counts = {}
+    for note in generate_notes(600, seed=0, templates=half):
+        for m in note.mentions:
+            counts[m.label] = counts.get(m.label, 0) + 1
+    assert set(counts) == set(labels.SUBTYPES)

@@ -48,6 +48,15 @@ fields(
     ("[Encounter IDs|Visit #s|Order numbers|Ref #]", "{ids}"),
     ("[Portal username|Patient portal ID|MyChart user]", "{username:pt}"),
     ("[Telehealth IP|Connected from IP|Session IP|Remote IP]", "{ip}"),
+    # second spellings of rare identifiers, so that both template halves have them
+    ("[Hospital #|Chart #|Patient ID|MR]", "{id:mrn}"),
+    ("[Soc Sec #|SSN#|SS No.]", "{id:ssn}"),
+    ("[Acct #|Financial #|FIN]", "{id:account}"),
+    ("[Policy #|Subscriber ID|Plan ID]", "{id:healthplan}"),
+    ("[Specimen #|Lab accession #]", "{id:bioid}"),
+    ("[Room #|Bed #|Bed/Room]", "{room}"),
+    ("[Implant serial|Device serial|Pacemaker serial #]", "{id:device}"),
+    ("[Prescriber DEA|Provider license]", "{id:license}"),
 )
 
 fields(
@@ -99,6 +108,8 @@ fields(
     ("[Department]", "{dept}, {hosp:here}"),
     ("[Email|Provider email]", "{email:dr}"),
     ("[Billing|Service|Visit type]", "{billing}"),
+    ("[Staff ID|Provider ID|Employee #]", "{id:idnum}"),
+    ("[License #|Lic #|MA license]", "{id:license}"),
 )
 
 fields(

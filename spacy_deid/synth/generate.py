@@ -35,11 +35,13 @@ HEADER_FIELD_PROBS = {
     "header.015": .04, "header.016": .06, "header.017": .05, "header.018": .07, "header.019": .07,
     "header.020": .08, "header.021": .15, "header.022": .2, "header.023": .15, "header.024": .15,
     "header.025": .2, "header.026": .04, "header.027": .15, "header.028": .04, "header.029": .04, "header.030": .04,
-    "header.031": .03,
+    "header.031": .03, "header.032": .2, "header.033": .04, "header.034": .04, "header.035": .05,
+    "header.036": .05, "header.037": .08, "header.038": .04, "header.039": .03,
     # signature block: pager, phone and fax lines are rare in N-GRID
     "signature.000": .6, "signature.001": .12, "signature.002": .25, "signature.003": .1,
     "signature.004": .05, "signature.005": .2, "signature.006": .3, "signature.007": .25,
-    "signature.008": .35, "signature.009": .05, "signature.010": .25,
+    "signature.008": .35, "signature.009": .05, "signature.010": .25, "signature.011": .06,
+    "signature.012": .2,
 }
 
 
