@@ -32,3 +32,4 @@ from . import ablate  # noqa: E402,F401
 from . import alignment  # noqa: E402,F401
 from . import synth  # noqa: E402,F401
 from . import dev_notes  # noqa: E402,F401
+from . import deidentify  # noqa: E402,F401

@@ -1,0 +1,25 @@
+"""De-identified output: released text from Docs, and the batch runner.
+
+`Deidentifier` (release.py) replaces PHI spans by placeholders, numbered
+placeholders or consistent surrogates, shifts dates per patient and applies
+the HIPAA age rule; `DeidMapping` (mapping.py) keeps the surrogates per
+patient across runs (it is PHI itself); `run_batch` (batch.py) does it for
+folders of .txt, i2b2 XML, JSONL and CSV files.
+"""
+from .mapping import DeidMapping, MappingFormatError, PatientState
+from .operators import GENERAL_OPERATORS, OPERATORS, parse_overrides, resolve_operators
+from .release import Deidentifier, Released, ReleasedSpan, make_deidentifier
+
+__all__ = [
+    "DeidMapping",
+    "Deidentifier",
+    "GENERAL_OPERATORS",
+    "MappingFormatError",
+    "OPERATORS",
+    "PatientState",
+    "Released",
+    "ReleasedSpan",
+    "make_deidentifier",
+    "parse_overrides",
+    "resolve_operators",
+]

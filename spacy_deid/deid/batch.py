@@ -1,0 +1,200 @@
+"""The batch runner behind `spacy-deid deidentify`: files in, released files out.
+
+Notes of all files stream through one `nlp.pipe` (n_process, batch_size);
+the Docs come back to this process, where the Deidentifier releases them
+with one mapping, so a patient's surrogates agree across files whatever the
+number of processes. Finished files are written atomically in checkpoints
+(mapping first, then outputs), so an interrupted run resumes by skipping the
+outputs that exist. A file that cannot be read is reported by name and
+problem and skipped; the summary counts it. Nothing logged holds note text.
+"""
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from spacy.language import Language
+
+from .files import atomic_write_text
+from .io import (
+    DEFAULT_PATIENT_FIELD,
+    DEFAULT_TEXT_FIELD,
+    SUFFIXES,
+    FileJob,
+    InputError,
+    input_files,
+    read_job,
+    released_note,
+)
+from .release import Deidentifier
+from ..corpus.i2b2_2014 import note_to_i2b2_2014
+
+
+@dataclass
+class BatchSummary:
+    """Counts of a batch run (file names and numbers only)."""
+
+    files_written: int = 0
+    files_resumed: int = 0  # outputs already there from an earlier run
+    failed: List[Tuple[str, str]] = field(default_factory=list)  # (file, problem)
+    ignored: List[str] = field(default_factory=list)  # files of other types
+    notes: int = 0
+    words: int = 0
+    unparsed_dates: int = 0
+    replacements: Counter = field(default_factory=Counter)  # (label, operator) -> n
+    seconds: float = 0.0
+
+    @property
+    def files_failed(self) -> int:
+        return len(self.failed)
+
+    def lines(self) -> List[str]:
+        rate = self.notes / self.seconds if self.seconds else 0.0
+        words = self.words / self.seconds if self.seconds else 0.0
+        out = [
+            f"files written: {self.files_written}, already done (resumed): {self.files_resumed}, "
+            f"failed: {self.files_failed}, ignored (other types): {len(self.ignored)}",
+            f"notes: {self.notes} in {self.seconds:.1f}s ({rate:.1f} notes/s, {words:.0f} words/s)",
+            f"PHI replaced: {sum(self.replacements.values())}; unreadable dates given a placeholder: "
+            f"{self.unparsed_dates}",
+        ]
+        out.extend(f"failed: {problem or name}" for name, problem in self.failed)
+        out.extend(f"ignored: {name}" for name in self.ignored)
+        return out
+
+
+def output_path(output_dir: Path, relative: Path) -> Path:
+    return output_dir / relative
+
+
+def audit_path(audit_dir: Path, relative: Path, index: int, count: int) -> Path:
+    """One i2b2 XML file per note: `a/b.txt` -> `a/b.xml`, `a/c.jsonl` line notes -> `a/c-0001.xml`."""
+    stem = relative.with_suffix("")
+    name = f"{stem.name}-{index + 1:04d}" if count > 1 or relative.suffix.lower() in (".jsonl", ".csv") else stem.name
+    return audit_dir / stem.parent / f"{name}.xml"
+
+
+class BatchRunner:
+    def __init__(
+        self,
+        nlp: Language,
+        deid: Deidentifier,
+        *,
+        n_process: int = 1,
+        batch_size: int = 32,
+        text_field: str = DEFAULT_TEXT_FIELD,
+        patient_field: str = DEFAULT_PATIENT_FIELD,
+        mapping_path: Optional[Path] = None,
+        audit_dir: Optional[Path] = None,
+        overwrite: bool = False,
+        checkpoint_files: int = 50,
+        progress: bool = True,
+    ) -> None:
+        self.nlp, self.deid = nlp, deid
+        self.n_process, self.batch_size = n_process, batch_size
+        self.text_field, self.patient_field = text_field, patient_field
+        self.mapping_path, self.audit_dir = mapping_path, audit_dir
+        self.overwrite, self.checkpoint_files, self.progress = overwrite, checkpoint_files, progress
+
+    def run(self, input_path: Path, output_dir: Path) -> BatchSummary:
+        input_path, output_dir = Path(input_path), Path(output_dir)
+        if not input_path.exists():
+            raise FileNotFoundError(f"input path does not exist: {input_path}")
+        base = input_path.parent if input_path.is_file() else input_path
+        if output_dir.resolve() == base.resolve() or base.resolve() in output_dir.resolve().parents:
+            raise ValueError("the output folder must not be the input folder or inside it")
+        summary = BatchSummary()
+        pending: List[Tuple[Path, Path]] = []
+        for path in input_files(input_path):
+            relative = path.relative_to(base)
+            if path.suffix.lower() not in SUFFIXES:
+                summary.ignored.append(str(path))
+            elif output_path(output_dir, relative).exists() and not self.overwrite:
+                summary.files_resumed += 1
+            else:
+                pending.append((path, relative))
+        started = time.perf_counter()
+        jobs: Dict[int, FileJob] = {}
+        ready: List[FileJob] = []
+        bar = _progress_bar(self.progress)
+        try:
+            stream = self._notes(pending, jobs, ready, summary)
+            docs = self.nlp.pipe(stream, as_tuples=True, n_process=self.n_process, batch_size=self.batch_size)
+            for doc, (job_index, note_index) in docs:
+                job = jobs[job_index]
+                note = job.notes[note_index]
+                if doc.text != note.text:  # a pipeline that changed the text cannot be released
+                    raise RuntimeError(f"{job.source}: the pipeline changed the note text")
+                patient = note.patient_id if note.patient_id is not None else f"note:{job.relative}:{note.note_id}"
+                released = self.deid.release_doc(doc, patient_key=patient)
+                job.released[note_index] = released
+                summary.notes += 1
+                summary.words += len(note.text.split())
+                summary.unparsed_dates += released.unparsed_dates
+                summary.replacements.update(released.counts)
+                if bar is not None:
+                    bar.update(1)
+                if job.complete:
+                    ready.append(jobs.pop(job_index))
+                    if len(ready) >= self.checkpoint_files:
+                        self._flush(ready, output_dir, summary)
+        finally:
+            # Whatever finished before an interruption is kept, so a rerun resumes after it.
+            self._flush(ready, output_dir, summary)
+            if bar is not None:
+                bar.close()
+            summary.seconds = time.perf_counter() - started
+        return summary
+
+    def _notes(self, pending, jobs, ready, summary) -> Iterator[Tuple[str, Tuple[int, int]]]:
+        """(text, (file, note)) for every note of every readable file, in order."""
+        for job_index, (path, relative) in enumerate(pending):
+            try:
+                job = read_job(path, relative, self.text_field, self.patient_field)
+            except InputError as err:
+                summary.failed.append((str(path), str(err)))
+                continue
+            if not job.notes:
+                ready.append(job)  # an empty JSONL/CSV file is written back as it is
+                continue
+            jobs[job_index] = job
+            for note_index, note in enumerate(job.notes):
+                yield note.text, (job_index, note_index)
+
+    def _flush(self, ready: List[FileJob], output_dir: Path, summary: BatchSummary) -> None:
+        """Save the mapping, then write the finished files (in that order, so a
+        crash in between leaves outputs to redo, never outputs the mapping lacks)."""
+        if not ready:
+            return
+        if self.mapping_path is not None:
+            self.deid.mapping.to_disk(self.mapping_path)
+        for job in ready:
+            try:
+                if self.audit_dir is not None:
+                    self._write_audit(job)
+                atomic_write_text(output_path(output_dir, job.relative), job.render(job.released))
+                summary.files_written += 1
+            except OSError as err:
+                summary.failed.append((str(job.source), f"{job.source}: cannot write output ({err.strerror})"))
+        ready.clear()
+
+    def _write_audit(self, job: FileJob) -> None:
+        for index, (note, released) in enumerate(zip(job.notes, job.released)):
+            path = audit_path(self.audit_dir, job.relative, index, len(job.notes))
+            atomic_write_text(path, note_to_i2b2_2014(released_note(path.stem, released, note.patient_id)))
+
+
+def _progress_bar(enabled: bool):
+    """A notes/s progress bar on stderr (counts only, never text)."""
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(unit=" notes", file=sys.stderr, desc="deidentify", dynamic_ncols=True)
+
+
+def run_batch(nlp: Language, deid: Deidentifier, input_path: Path, output_dir: Path, **settings) -> BatchSummary:
+    """De-identify the files under `input_path` into `output_dir` (see BatchRunner)."""
+    return BatchRunner(nlp, deid, **settings).run(input_path, output_dir)

@@ -1,0 +1,123 @@
+"""Date shifting: parse a DATE mention in one of the known written formats,
+move it by a number of days and write it back the same way.
+
+The formats are those of `spacy_deid.synth.formats` (the generator writes
+dates with them, `date_format_of` recognises them); this module only adds the
+reading of the values. Weekdays are recomputed from the shifted date; partial
+dates are anchored (month-year on the 15th, a year alone on July 1st, a
+month and day without a year in the note's reference year) so that intervals
+between the mentions of a patient are preserved as well as the written
+precision allows.
+"""
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Dict, Optional
+
+from ..synth import formats
+
+# The date every format is probed with: each field renders differently
+# (month 11, day 23, year 2019 / 19, a Saturday), so a probe rendering says
+# which field each token of a real mention holds.
+_PROBE = dt.date(2019, 11, 23)
+_TOKEN = re.compile(r"\d+|[^\W\d_]+")
+_PROBE_FIELDS: Dict[str, str] = {
+    "11": "month",
+    "23": "day",
+    "2019": "year",
+    "19": "year2",
+    "november": "month_name",
+    "nov": "month_name",
+}
+_MONTH_BY_PREFIX = {name[:3].lower(): number for number, name in enumerate(formats.MONTHS, 1)}
+_WEEKDAY_BY_PREFIX = {name[:3].lower(): number for number, name in enumerate(formats.WEEKDAYS)}
+# Two-digit years up to this value are read as 20xx, above as 19xx.
+TWO_DIGIT_YEAR_PIVOT = 49
+# A year to anchor month-day mentions when the note gives none (not a leap year).
+DEFAULT_REFERENCE_YEAR = 2001
+
+
+@dataclass(frozen=True)
+class ParsedDate:
+    """A date mention read in a known format; `date` is anchored for partial forms."""
+
+    fmt: str
+    kind: str  # formats.date_kind: "full", "md", "my", "m", "y", "wd"
+    date: Optional[dt.date]  # None for a weekday alone
+    weekday: Optional[int] = None  # Monday = 0, for a weekday alone
+
+
+def parse_date(text: str, reference_year: int = DEFAULT_REFERENCE_YEAR) -> Optional[ParsedDate]:
+    """Read `text` as a date in one of the known formats, else None."""
+    fmt = formats.date_format_of(text)
+    if fmt is None:
+        return None
+    kind = formats.date_kind(fmt)
+    probe_tokens = _TOKEN.findall(formats.render_date(_PROBE, fmt))
+    tokens = _TOKEN.findall(text)
+    if len(tokens) != len(probe_tokens):
+        return None
+    fields: Dict[str, int] = {}
+    for probe, token in zip(probe_tokens, tokens):
+        field = _PROBE_FIELDS.get(probe.lower())
+        if field is None:
+            if probe.lower()[:3] in _WEEKDAY_BY_PREFIX and kind == "wd":
+                fields["weekday"] = _WEEKDAY_BY_PREFIX.get(token.lower()[:3], -1)
+            continue
+        if field == "month_name":
+            fields["month"] = _MONTH_BY_PREFIX.get(token.lower()[:3], 0)
+        elif field == "year2":
+            value = int(token)
+            fields["year"] = value + (2000 if value <= TWO_DIGIT_YEAR_PIVOT else 1900)
+        else:
+            fields[field] = int(token)
+    if kind == "wd":
+        weekday = fields.get("weekday", -1)
+        return ParsedDate(fmt, kind, None, weekday) if weekday >= 0 else None
+    year = fields.get("year", reference_year)
+    month = fields.get("month", 7 if kind == "y" else 0)
+    day = fields.get("day", 1 if kind == "y" else 15)
+    try:
+        date = dt.date(year, month, day)
+    except ValueError:
+        if kind != "md" or "year" in fields:
+            return None
+        try:  # February 29th without a year: anchor in a leap year
+            date = dt.date(2000, month, day)
+        except ValueError:
+            return None
+    return ParsedDate(fmt, kind, date)
+
+
+def shift_date(text: str, days: int, reference_year: int = DEFAULT_REFERENCE_YEAR) -> Optional[str]:
+    """`text` moved by `days` and written in its own format, or None if unreadable.
+
+    Surrounding whitespace and the letter case of the original are kept.
+    """
+    stripped = text.strip()
+    parsed = parse_date(stripped, reference_year)
+    if parsed is None:
+        return None
+    if parsed.date is None:  # a weekday alone moves by the offset modulo 7
+        shifted = _PROBE + dt.timedelta(days=(parsed.weekday - _PROBE.weekday()) + days)
+    else:
+        try:
+            shifted = parsed.date + dt.timedelta(days=days)
+        except OverflowError:
+            return None
+    rendered = formats.render_date(shifted, parsed.fmt)
+    if stripped.isupper():
+        rendered = rendered.upper()
+    elif stripped.islower():
+        rendered = rendered.lower()
+    start = text.index(stripped[:1]) if stripped else 0
+    return text[:start] + rendered + text[start + len(stripped):]
+
+
+def reference_year(mentions) -> int:
+    """The year of the first fully written date among `mentions` (strings)."""
+    for text in mentions:
+        parsed = parse_date(text.strip())
+        if parsed is not None and parsed.kind == "full" and parsed.date is not None:
+            return parsed.date.year
+    return DEFAULT_REFERENCE_YEAR

@@ -1,0 +1,181 @@
+"""Input and output formats of the batch command, one unit per file.
+
+    .txt    one note per file (UTF-8), written back byte for byte outside PHI
+    .xml    i2b2 2014 standoff XML; written back as i2b2 2014 XML whose TAGS
+            are the replacements (operator in `comment`), never the originals
+    .jsonl  one JSON object per line with a text field and an optional
+            patient-id field; the other fields are kept
+    .csv    a header row, a text column and an optional patient-id column
+
+Readers raise `InputError` naming the file (and line) and the problem, never
+the content. Every output is written atomically: to a hidden temporary file
+in the same folder, then renamed, so an interrupted run leaves no
+half-written file.
+"""
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence
+
+from ..corpus.i2b2_2014 import note_to_i2b2_2014, patient_id_from_name, read_i2b2_2014
+from ..corpus.note import Note, PhiMention
+from ..corpus.problems import CorpusFormatError, ProblemLog
+from .files import atomic_write_text  # noqa: F401 (re-exported)
+from .release import Released
+
+TXT, XML, JSONL, CSV = ".txt", ".xml", ".jsonl", ".csv"
+SUFFIXES = (TXT, XML, JSONL, CSV)
+DEFAULT_TEXT_FIELD = "text"
+DEFAULT_PATIENT_FIELD = "patient_id"
+
+
+class InputError(ValueError):
+    """A file the batch cannot read; the message names the file, never its content."""
+
+
+@dataclass
+class NoteIn:
+    """One note to release: its text, patient key and id (a file name, a line)."""
+
+    text: str
+    note_id: str
+    patient_id: Optional[str] = None
+
+
+@dataclass
+class FileJob:
+    """One input file: its notes and how to write them back once released."""
+
+    source: Path
+    relative: Path
+    notes: List[NoteIn]
+    render: Callable[[Sequence[Released]], str]
+    released: List[Optional[Released]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.released = [None] * len(self.notes)
+
+    @property
+    def complete(self) -> bool:
+        return all(r is not None for r in self.released)
+
+
+def _decode(path: Path, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path}: bytes {err.start}-{err.end} are not valid UTF-8") from None
+
+
+def read_job(path: Path, relative: Path, text_field: str = DEFAULT_TEXT_FIELD,
+             patient_field: str = DEFAULT_PATIENT_FIELD) -> FileJob:
+    """Read one input file into a job; raises InputError for a bad file."""
+    suffix = path.suffix.lower()
+    try:
+        if suffix == TXT:
+            return _read_txt(path, relative)
+        if suffix == XML:
+            return _read_xml(path, relative)
+        if suffix == JSONL:
+            return _read_jsonl(path, relative, text_field, patient_field)
+        if suffix == CSV:
+            return _read_csv(path, relative, text_field, patient_field)
+    except CorpusFormatError as err:
+        raise InputError(str(err)) from None
+    except OSError as err:
+        raise InputError(f"{path}: cannot read ({err.strerror or type(err).__name__})") from None
+    raise InputError(f"{path}: unsupported file type {suffix!r} (expected {', '.join(SUFFIXES)})")
+
+
+def _read_txt(path: Path, relative: Path) -> FileJob:
+    text = _decode(path, path.read_bytes())
+    note = NoteIn(text, path.stem, patient_id_from_name(path.stem))
+    return FileJob(path, relative, [note], lambda released: released[0].text)
+
+
+def _read_xml(path: Path, relative: Path) -> FileJob:
+    # Gold tags are not needed to release the text: problems with them are
+    # skipped (lenient), a malformed file still fails.
+    note = read_i2b2_2014(path, ProblemLog(lenient=True))
+    return FileJob(path, relative, [NoteIn(note.text, note.note_id, note.patient_id)],
+                   lambda released: note_to_i2b2_2014(released_note(note.note_id, released[0])))
+
+
+def released_note(note_id: str, released: Released, patient_id: Optional[str] = None) -> Note:
+    """The released text as a Note whose mentions are the replacements (for audit XML)."""
+    mentions = [PhiMention(s.start, s.end, s.label, comment=s.operator) for s in released.spans]
+    return Note(note_id=note_id, text=released.text, mentions=mentions, patient_id=patient_id)
+
+
+def _read_jsonl(path: Path, relative: Path, text_field: str, patient_field: str) -> FileJob:
+    lines = _decode(path, path.read_bytes()).splitlines(keepends=True)
+    records: List[Optional[Dict]] = []
+    notes: List[NoteIn] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            records.append(None)  # blank lines are kept as they were
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InputError(f"{path}: line {number}: not valid JSON (column {err.colno})") from None
+        if not isinstance(record, dict) or not isinstance(record.get(text_field), str):
+            raise InputError(f"{path}: line {number}: no string field {text_field!r}")
+        patient = record.get(patient_field)
+        records.append(record)
+        notes.append(NoteIn(record[text_field], f"{path.stem}:{number}", None if patient is None else str(patient)))
+
+    def render(released: Sequence[Released]) -> str:
+        out, texts = [], iter(released)
+        for line, record in zip(lines, records):
+            if record is None:
+                out.append(line)
+                continue
+            record = {**record, text_field: next(texts).text}
+            ending = line[len(line.rstrip("\r\n")):]
+            out.append(json.dumps(record, ensure_ascii=False) + ending)
+        return "".join(out)
+
+    return FileJob(path, relative, notes, render)
+
+
+def _read_csv(path: Path, relative: Path, text_field: str, patient_field: str) -> FileJob:
+    content = _decode(path, path.read_bytes())
+    try:
+        reader = csv.DictReader(io.StringIO(content, newline=""))
+        fieldnames = list(reader.fieldnames or [])
+        rows = list(reader)
+    except csv.Error as err:
+        raise InputError(f"{path}: line {reader.line_num}: malformed CSV ({type(err).__name__})") from None
+    if text_field not in fieldnames:
+        raise InputError(f"{path}: no column {text_field!r} in the header")
+    for number, row in enumerate(rows, 2):
+        if None in row or row.get(text_field) is None:
+            raise InputError(f"{path}: row {number}: the number of fields does not match the header")
+    notes = [
+        NoteIn(row[text_field], f"{path.stem}:{number}", row.get(patient_field) or None)
+        for number, row in enumerate(rows, 2)
+    ]
+
+    def render(released: Sequence[Released]) -> str:
+        buffer = io.StringIO(newline="")
+        writer = csv.DictWriter(buffer, fieldnames=fieldnames)
+        writer.writeheader()
+        for row, result in zip(rows, released):
+            writer.writerow({**row, text_field: result.text})
+        return buffer.getvalue()
+
+    return FileJob(path, relative, notes, render)
+
+
+def input_files(path: Path) -> List[Path]:
+    """The files to de-identify under `path` (a file or a folder), sorted;
+    hidden files (our temporary files among them) are left out."""
+    if path.is_file():
+        return [path]
+    return sorted(
+        p for p in path.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+    )

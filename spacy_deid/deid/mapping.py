@@ -1,0 +1,102 @@
+"""The real -> surrogate mapping, per patient, saved and reloaded as JSON.
+
+THE MAPPING IS PHI. It holds every real value next to its surrogate, the date
+offset of every patient and the seed that derives new surrogates; anyone with
+it can undo the de-identification. Keep it with the original notes, never
+with the released ones.
+"""
+import json
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Optional, Union
+
+from .files import atomic_write_text
+from .names import NameRegistry
+
+FORMAT_NAME = "spacy-deid-mapping"
+FORMAT_VERSION = 1
+
+
+@dataclass
+class PatientState:
+    """What one patient's notes have been given so far."""
+
+    date_offset: Optional[int] = None
+    values: Dict[str, Dict[str, str]] = field(default_factory=dict)  # subtype -> key -> surrogate
+    names: Dict[str, NameRegistry] = field(default_factory=dict)  # subtype -> people
+    numbers: Dict[str, Dict[str, int]] = field(default_factory=dict)  # subtype -> entity -> n
+
+    def registry(self, subtype: str) -> NameRegistry:
+        return self.names.setdefault(subtype, NameRegistry())
+
+    def number(self, subtype: str, entity: str) -> int:
+        numbers = self.numbers.setdefault(subtype, {})
+        if entity not in numbers:
+            numbers[entity] = len(numbers) + 1
+        return numbers[entity]
+
+    def to_dict(self) -> Dict:
+        return {
+            "date_offset": self.date_offset,
+            "values": self.values,
+            "names": {subtype: registry.to_list() for subtype, registry in self.names.items()},
+            "numbers": self.numbers,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Dict) -> "PatientState":
+        return cls(
+            date_offset=data.get("date_offset"),
+            values={k: dict(v) for k, v in (data.get("values") or {}).items()},
+            names={k: NameRegistry.from_list(v) for k, v in (data.get("names") or {}).items()},
+            numbers={k: dict(v) for k, v in (data.get("numbers") or {}).items()},
+        )
+
+
+class MappingFormatError(ValueError):
+    """A mapping file that is not one (names the file, never its content)."""
+
+
+@dataclass
+class DeidMapping:
+    """Per-patient surrogates and date offsets, and the secret seed behind them."""
+
+    seed: str = field(default_factory=lambda: secrets.token_hex(16))
+    patients: Dict[str, PatientState] = field(default_factory=dict)
+
+    def patient(self, key: str) -> PatientState:
+        return self.patients.setdefault(key, PatientState())
+
+    def to_dict(self) -> Dict:
+        return {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "warning": "This file is PHI: it maps real values to surrogates.",
+            "seed": self.seed,
+            "patients": {key: state.to_dict() for key, state in sorted(self.patients.items())},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Dict) -> "DeidMapping":
+        return cls(
+            seed=str(data["seed"]),
+            patients={k: PatientState.from_dict(v) for k, v in (data.get("patients") or {}).items()},
+        )
+
+    def to_disk(self, path: Union[str, Path]) -> Path:
+        """Write atomically (a temporary file renamed over the old one), readable by the owner only."""
+        return atomic_write_text(Path(path), json.dumps(self.to_dict(), ensure_ascii=False), private=True)
+
+    @classmethod
+    def from_disk(cls, path: Union[str, Path]) -> "DeidMapping":
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise MappingFormatError(f"{path}: not a spacy-deid mapping (unreadable JSON)") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT_NAME or "seed" not in data:
+            raise MappingFormatError(f"{path}: not a spacy-deid mapping")
+        if data.get("version") != FORMAT_VERSION:
+            raise MappingFormatError(f"{path}: unsupported mapping version {data.get('version')!r}")
+        return cls.from_dict(data)

@@ -1,0 +1,277 @@
+"""Released text from a Doc: every PHI span replaced by its operator's output,
+every character outside the spans kept exactly as it came in.
+
+    deid = Deidentifier(operator="surrogate", seed="secret")
+    released = deid.release_doc(doc, patient_key="110")
+    released.text, released.spans, released.unparsed_dates
+
+`spacy-deid.Deidentifier.v1` builds one from a config block, so the
+operators per subtype can live in a config file.
+"""
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from spacy.tokens import Doc
+from spacy.util import registry
+
+from .. import labels
+from ..extensions import install_extensions
+from ..synth.surrogates import SurrogateGenerator
+from . import dates, names
+from . import operators as ops
+from .mapping import DeidMapping, PatientState
+
+# Subtypes whose surrogate keeps the character shape of the original
+# (digits for digits, letters for letters), so one value written two ways
+# ("617-555-0112", "6175550112") keeps one surrogate in both shapes.
+SHAPED = frozenset({
+    labels.PHONE, labels.FAX, labels.ZIP, labels.SSN, labels.MEDICALRECORD, labels.HEALTHPLAN,
+    labels.ACCOUNT, labels.LICENSE, labels.VEHICLE, labels.DEVICE, labels.BIOID, labels.IDNUM,
+    labels.IPADDR, labels.ROOM,
+})
+NAME_SUBTYPES = frozenset({labels.PATIENT, labels.DOCTOR})
+# Draws before a surrogate that collides with a real value is accepted anyway.
+MAX_DRAWS = 25
+
+Span3 = Tuple[int, int, str]
+
+
+@dataclass(frozen=True)
+class ReleasedSpan:
+    """Where a replacement stands in the released text (never the original value)."""
+
+    start: int
+    end: int
+    label: str
+    operator: str
+
+
+@dataclass
+class Released:
+    text: str
+    spans: List[ReleasedSpan] = field(default_factory=list)
+    unparsed_dates: int = 0  # DATE mentions no format could read: placeholders instead
+    counts: Counter = field(default_factory=Counter)  # (label, operator) -> mentions
+
+
+def _key(label: str, text: str) -> str:
+    """The identity of a real value: case and spacing ignored; for shaped
+    subtypes only its letters and digits count."""
+    if label in SHAPED:
+        return "".join(c for c in text.upper() if c.isalnum())
+    return " ".join(text.casefold().split())
+
+
+def _project(alnum: str, like: str) -> Optional[str]:
+    """`alnum`'s characters written into the shape of `like` (separators kept)."""
+    chars = iter(alnum)
+    out = []
+    for char in like:
+        if char.isalnum():
+            new = next(chars, None)
+            if new is None:
+                return None
+            out.append(new.lower() if char.islower() else new)
+        else:
+            out.append(char)
+    return "".join(out) if next(chars, None) is None else None
+
+
+def _match_case(value: str, like: str) -> str:
+    if len(like) > 1 and like.isupper():
+        return value.upper()
+    if like.islower() and not value.islower():
+        return value.lower()
+    return value
+
+
+class Deidentifier:
+    """Turns Docs (or text with PHI spans) into released text."""
+
+    def __init__(
+        self,
+        operator: str = ops.PLACEHOLDER,
+        operators: Optional[Dict[str, str]] = None,
+        seed: Optional[str] = None,
+        date_shift_min_days: int = -365,
+        date_shift_max_days: int = 365,
+        age_limit: int = ops.HIPAA_AGE_LIMIT,
+        mapping: Optional[DeidMapping] = None,
+    ) -> None:
+        if date_shift_min_days > date_shift_max_days:
+            raise ValueError("date_shift_min_days is larger than date_shift_max_days")
+        if date_shift_min_days == date_shift_max_days == 0:
+            raise ValueError("the date shift range is 0 days: dates would not move")
+        self.operators = ops.resolve_operators(operator, operators)
+        self.date_shift = (date_shift_min_days, date_shift_max_days)
+        self.age_limit = age_limit
+        self.mapping = mapping if mapping is not None else DeidMapping()
+        if seed is not None:
+            if mapping is not None and mapping.patients and str(seed) != mapping.seed:
+                raise ValueError("the seed differs from the loaded mapping's seed")
+            self.mapping.seed = str(seed)
+
+    # --- entry points ----------------------------------------------------------
+    def release_doc(self, doc: Doc, patient_key: Optional[str] = None) -> Released:
+        """Released text of `doc` from its `doc.ents`. Without a key, the
+        patient is `doc._.patient_id`, then `doc._.note_id`, else the Doc alone."""
+        install_extensions()
+        if patient_key is None:
+            patient_key = doc._.patient_id or (f"note:{doc._.note_id}" if doc._.note_id else None)
+        spans = [(ent.start_char, ent.end_char, ent.label_) for ent in doc.ents]
+        return self.release(doc.text, spans, patient_key)
+
+    def release(self, text: str, spans: Iterable[Span3], patient_key: Optional[str] = None) -> Released:
+        """Released `text` with `spans` ((start, end, label), not overlapping) replaced."""
+        ordered = sorted(spans)
+        for (s1, e1, _), (s2, _, _) in zip(ordered, ordered[1:]):
+            if s2 < e1:
+                raise ValueError(f"overlapping PHI spans at characters {s1}-{e1} and {s2}")
+        state = self.mapping.patient(patient_key) if patient_key is not None else PatientState()
+        context = _DocContext(self, text, ordered, state, patient_key or "")
+        released = Released(text="")
+        out: List[str] = []
+        position = length = 0
+        for start, end, label in ordered:
+            piece = text[position:start]
+            out.append(piece)
+            length += len(piece)
+            operator, replacement = context.replace(start, end, label)
+            if operator == ops.PLACEHOLDER and self.operators[label] == ops.SHIFT:
+                released.unparsed_dates += 1
+            out.append(replacement)
+            released.spans.append(ReleasedSpan(length, length + len(replacement), label, operator))
+            released.counts[(label, operator)] += 1
+            length += len(replacement)
+            position = end
+        out.append(text[position:])
+        released.text = "".join(out)
+        return released
+
+
+class _DocContext:
+    """One document's release: its real values (which no surrogate may reuse)
+    and the patient state the surrogates are drawn into."""
+
+    def __init__(self, deid: Deidentifier, text: str, spans: Sequence[Span3], state: PatientState,
+                 patient: str) -> None:
+        self.deid, self.text, self.state, self.patient = deid, text, state, patient
+        self.real: Set[str] = {" ".join(text[s:e].casefold().split()) for s, e, _ in spans}
+        self.real_name_words: Set[str] = {
+            word for s, e, label in spans if label in NAME_SUBTYPES for word in names.real_name_words(text[s:e])
+        }
+        for subtype in NAME_SUBTYPES:
+            for person in state.registry(subtype).people:
+                self.real_name_words.update(w for w in (person.first, person.last, person.single) if w)
+        self.reference_year = dates.reference_year(text[s:e] for s, e, label in spans if label == labels.DATE)
+        self.people: Dict[Tuple[int, int], int] = {}
+        self._resolve_people(spans)
+
+    def _rng(self, *parts: object) -> random.Random:
+        # Seeded by the secret seed, the patient and the value: the same real
+        # value gets the same surrogate in every run that shares the seed.
+        return random.Random("|".join(map(str, (self.deid.mapping.seed, self.patient) + parts)))
+
+    def _resolve_people(self, spans: Sequence[Span3]) -> None:
+        """Full names before single words, so "Smith" finds "John Smith" in the same note."""
+        mentions = []
+        for start, end, label in spans:
+            if label in NAME_SUBTYPES and self.deid.operators[label] in (ops.SURROGATE, ops.NUMBERED):
+                parts = names.split_name(self.text[start:end])
+                if parts:
+                    mentions.append((-len(parts), start, end, label, parts))
+        for _, start, end, label, parts in sorted(mentions, key=lambda m: m[:2]):
+            registry_ = self.state.registry(label)
+            self.people[(start, end)] = registry_.resolve(parts, lambda: self._new_person(label))
+
+    def _new_person(self, label: str):
+        count = len(self.state.registry(label).people)
+        for draw in range(MAX_DRAWS):
+            person = SurrogateGenerator(rng=self._rng(label, "person", count, draw)).person()
+            if not ({person.first.lower(), person.last.lower()} & self.real_name_words):
+                return person
+        return person
+
+    def replace(self, start: int, end: int, label: str) -> Tuple[str, str]:
+        """(operator used, replacement) for one span."""
+        original = self.text[start:end]
+        operator = self.deid.operators[label]
+        if operator == ops.KEEP:
+            return operator, original
+        if operator == ops.REMOVE:
+            return operator, ""
+        if operator == ops.PLACEHOLDER:
+            return operator, ops.placeholder(label)
+        if operator == ops.HIPAA_AGE:
+            over = ops.hipaa_age(original, self.deid.age_limit)
+            return operator, original if over is None else over
+        if operator == ops.SHIFT:
+            shifted = dates.shift_date(original, self.date_offset(), self.reference_year)
+            if shifted is None:  # unreadable: a placeholder, counted by the caller
+                return ops.PLACEHOLDER, ops.placeholder(label)
+            return operator, shifted
+        person = self.people.get((start, end))
+        if operator == ops.NUMBERED:
+            entity = f"person:{person}" if person is not None else _key(label, original)
+            return operator, ops.numbered(label, self.state.number(label, entity))
+        if person is not None:
+            registry_ = self.state.registry(label)
+            parts = names.split_name(original)
+            middle = lambda: SurrogateGenerator(rng=self._rng(label, "middle", person, original.lower())).first_name()
+            return operator, registry_.render(original, parts, person, middle)
+        return operator, self._surrogate(label, original)
+
+    def date_offset(self) -> int:
+        if self.state.date_offset is None:
+            low, high = self.deid.date_shift
+            rng = self._rng("date-offset")
+            offset = 0
+            while offset == 0:
+                offset = rng.randint(low, high)
+            self.state.date_offset = offset
+        return self.state.date_offset
+
+    def _surrogate(self, label: str, original: str) -> str:
+        stripped = original.strip()
+        lead = original[: len(original) - len(original.lstrip())]
+        trail = original[len(original.rstrip()):]
+        key = _key(label, stripped)
+        values = self.state.values.setdefault(label, {})
+        if key not in values:
+            values[key] = self._draw(label, stripped, key)
+        value = values[key]
+        if label in SHAPED:
+            projected = _project(value, stripped)
+            value = projected if projected is not None else value
+        else:
+            value = _match_case(value, stripped)
+        return lead + value + trail
+
+    def _draw(self, label: str, like: str, key: str) -> str:
+        for draw in range(MAX_DRAWS):
+            value = SurrogateGenerator(rng=self._rng(label, key, draw)).generate(label, like=like or None)
+            if _key(label, value) != key and " ".join(value.casefold().split()) not in self.real:
+                break
+        return "".join(c for c in value if c.isalnum()) if label in SHAPED else value
+
+
+@registry.misc("spacy-deid.Deidentifier.v1")
+def make_deidentifier(
+    operator: str = ops.PLACEHOLDER,
+    operators: Dict[str, str] = {},
+    seed: Optional[str] = None,
+    date_shift_min_days: int = -365,
+    date_shift_max_days: int = 365,
+    age_limit: int = ops.HIPAA_AGE_LIMIT,
+) -> Deidentifier:
+    """A Deidentifier from a config block:
+
+        [deidentifier]
+        @misc = "spacy-deid.Deidentifier.v1"
+        operator = "surrogate"
+        operators = {"AGE": "placeholder"}
+        seed = null
+    """
+    return Deidentifier(operator, dict(operators), seed, date_shift_min_days, date_shift_max_days, age_limit)
