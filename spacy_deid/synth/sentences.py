@@ -18,7 +18,7 @@ pool(
     "id_intro",
     "{pt} is a {age:yo} [single|married|divorced|separated|widowed] {he:man} [with a history of {dx}|with no prior psychiatric history|with a long history of {dx}] who [presents|presented|was referred|comes in] [for an intake evaluation|for initial psychiatric evaluation|to establish care|for evaluation of {symptom}].",
     "[Patient|Pt] is a {age:yo} [white|Black|Hispanic|Asian|biracial|Caucasian|Latina|Latino|Haitian-American|Vietnamese-American] {he:male} [who lives in {city:home}|living in {city_state:home}|from {city:home}] [with {his} {rel}|alone|with roommates|in a group home|in a sober house].",
-    "{pt_formal} is a {age}-year-old [college student|retired|unemployed|employed|disabled|recently separated] {he:man} [referred by {dr:pcp}|self-referred|referred by {his} therapist, {dr:ther}|brought in by {his} {rel}] for [worsening depression|anxiety|evaluation of mood|medication management|psychotic symptoms|substance use].",
+    "{pt_formal} is a {age}-year-old [retired|unemployed|employed|disabled|recently separated|recently divorced] {he:man} [referred by {dr:pcp}|self-referred|referred by {his} therapist, {dr:ther}|brought in by {his} {rel}] for [worsening depression|anxiety|evaluation of mood|medication management|psychotic symptoms|substance use].",
     "This is a {age:yo} {he:man}, [currently working as a {prof}|employed as a {prof} at {org:employer}|on disability, previously a {prof}|a former {prof}], [presenting with|who reports] {symptom} and {symptom}.",
     "ID: {age:yo} [M|F|{he:male}], [single|married|divorced], [domiciled|lives] in {city:home}, [employed|works] as a {prof}.",
     "{pt} is a {age:yo} [SWM|SWF|MWM|MWF|DWM|DWF|{he:man}] [who was seen|seen] [today|on {date:visit}] [in the {dept}|at {hosp:here}|at the {dept} of {hosp:here}].",
@@ -576,7 +576,7 @@ extend(
     "[{he:He} has worked|Has worked] [several jobs|on and off] since age {age:teen}, [most recently as a {prof} at {org:employer}|including as a {prof} and a {prof:new}].",
     "[{his} closest relationship|{his:His} closest relationship] is with {his} {rel}, {rel_name}, [who lives in {rel_city}|a {rel_prof}|whom {he} talks to daily].",
     "[{he:He} lived|Lived] in {city_state} [until {date:year}|until age {age:event}|for most of {his} childhood] [before moving to {city:home}|then moved to {state}].",
-    "[{he:He} is|Is] [engaged|married|in a relationship] [to|with] {person}, [a {prof:new}|who is {age:other}|whom {he} met at {org}], [and they live in {city:home}|and they plan to marry in {date:year}|].",
+    "[{he:He} is|Is] [engaged to|in a relationship with|living with] {person}, [a {prof:new}|who is {age:other}|whom {he} met at {org}], [and they live in {city:home}|and they plan to marry in {date:year}|].",
 )
 extend(
     "past_psych",
