@@ -29,6 +29,8 @@ def test_report_is_json_serialisable_and_has_every_level_and_label_set():
     assert data["scores"]["all"]["strict"]["per_subtype"]["DATE"]["f"] == 1.0
     assert data["confusion"]["entity"]["DOCTOR"] == {"PATIENT": 1}
     assert data["confusion"]["entity"]["HOSPITAL"] == {"missing": 1}
+    assert data["per_note"]["n1"]["strict"] == {"tp": 1, "fp": 1, "fn": 2}
+    assert data["per_note"]["n1"]["binary_strict"] == {"tp": 2, "fp": 0, "fn": 1}
 
 
 def test_markdown_has_the_tables_and_no_note_text():

@@ -77,6 +77,16 @@ def build_report(
         "levels": dict(LEVEL_TITLES),
         "relaxed_end_tolerance": RELAXED_END_TOLERANCE,
         "scores": evaluation.to_dict(),
+        # Per note (all subtypes): where the errors are, for error analysis.
+        "per_note": {
+            note_id: {
+                level: {"tp": c.tp, "fp": c.fp, "fn": c.fn}
+                for level, c in zip(LEVELS, counts)
+            }
+            for note_id, *counts in zip(
+                evaluation.note_ids, *(evaluation.per_note(level) for level in LEVELS)
+            )
+        },
         "confusion": {
             "entity": confusion_dict(pairs, "entity"),
             "token": confusion_dict(pairs, "token"),
