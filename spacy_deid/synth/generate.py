@@ -65,6 +65,7 @@ class _Style:
     newline: str
     glue: float  # probability of a conjoined-token artifact at a line join
     verbosity: float
+    wrap: int = 0  # hard-wrap width of exported text (0: lines are not wrapped)
 
 
 def _draw_style(rng: random.Random) -> _Style:
@@ -80,6 +81,7 @@ def _draw_style(rng: random.Random) -> _Style:
         newline="\r\n" if rng.random() < 0.04 else "\n",
         glue=rng.choice((0.0, 0.0, 0.02, 0.05, 0.1)),
         verbosity=min(2.6, max(0.45, rng.lognormvariate(0.05, 0.4))),
+        wrap=rng.choice((60, 72, 80, 100)) if rng.random() < 0.1 else 0,
     )
 
 
@@ -293,6 +295,8 @@ class _NoteWriter:
         builder = NoteBuilder()
         newline = self.style.newline
         for i, (segs, after) in enumerate(self.blocks):
+            if self.style.wrap:
+                segs = self._wrap(segs, self.style.wrap, newline)
             builder.extend(segs)
             if i + 1 == len(self.blocks):
                 builder.add(newline)
@@ -305,6 +309,27 @@ class _NoteWriter:
                 continue  # "winterHx": the line break is lost
             builder.add(after.replace("\n", newline))
         return builder
+
+
+    def _wrap(self, segs: List[Seg], width: int, newline: str) -> List[Seg]:
+        """Hard-wrap a block at spaces outside PHI, as some EHR exports do."""
+        out, column = [], 0
+        for seg in segs:
+            if seg.label is not None:
+                out.append(seg)
+                column += len(seg.text)
+                continue
+            chars = []
+            for char in seg.text:
+                if char == " " and column >= width:
+                    chars.append(newline)
+                    column = 0
+                    self.ctx.phenomena["hard_wrapped_lines"] += 1
+                else:
+                    chars.append(char)
+                    column = 0 if char == "\n" else column + 1
+            out.append(Seg("".join(chars)))
+        return out
 
 
 def _build_note(note_id: str, patient: Patient, visit: dt.date, rng: random.Random,

@@ -368,7 +368,7 @@ extend(
     "[{he:He} left home|Moved out] at {age:teen} and [lived with {his} {rel}|was in foster care|lived on {his} own] until {age:event}.",
     "[{his} parents|{his:His} parents] are from {country}[ and {country}|] and speak [Spanish|Portuguese|Vietnamese|Creole|Arabic|Polish] at home.",
     "[{he:He} has|Has] [a son|a daughter] ({age:child}) and [a son|a daughter] ({age:child}) [who live in {state}|who live nearby|from {his} first marriage].",
-    "[{he:He} married|Married] at {age:event} and [divorced|separated] at {age:event}.",
+    "[{he:He} married|Married] at {age:event} and [divorced|separated] [a few years later|after {num:2-20} years|last year].",
     "[{he:He} lived in|Spent {his} 20s in] {state} and {state} before [settling|moving] [in {city_state}|back home].",
 )
 extend(
