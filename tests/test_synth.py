@@ -225,3 +225,22 @@ def test_each_template_half_has_all_subtypes(half):
         for m in note.mentions:
             counts[m.label] = counts.get(m.label, 0) + 1
     assert set(counts) == set(labels.SUBTYPES)
+
+
+@pytest.mark.parametrize(
+    "before,value,after",
+    [("a ", "EMT", "an "), ("a ", "hour", "an "), ("an ", "teacher", "a "), ("a ", "18", "an "),
+     ("an ", "21", "a "), ("A ", "accountant", "An "), ("an ", "university", "a ")],
+)
+def test_articles_agree_with_the_next_segment(before, value, after):
+    from spacy_deid.synth.assembler import Seg, fix_articles
+
+    fixed = fix_articles([Seg("She is " + before), Seg(value, labels.PROFESSION)])
+    assert fixed[0].text == "She is " + after and fixed[1] == Seg(value, labels.PROFESSION)
+
+
+def test_tidy_spaces_leaves_phi_alone():
+    from spacy_deid.synth.assembler import Seg, tidy_spaces
+
+    out = tidy_spaces([Seg("seen by  "), Seg("Dr  X", labels.DOCTOR), Seg(" , today  .")])
+    assert [s.text for s in out] == ["seen by ", "Dr  X", ", today."]
