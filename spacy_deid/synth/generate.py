@@ -55,6 +55,7 @@ class NoteInfo:
     phenomena: Counter = field(default_factory=Counter)
     templates: Counter = field(default_factory=Counter)
     inserted: List[str] = field(default_factory=list)  # the value inserted per mention, in order
+    wrapped: bool = False  # lines hard-wrapped at a fixed width
 
 
 @dataclass
@@ -356,7 +357,7 @@ def _build_note(note_id: str, patient: Patient, visit: dt.date, rng: random.Rand
                 patient_id=note_id.split("-")[0])
     info = NoteInfo(note_id=note_id, layout=layout.id, words=len(text.split()),
                     phenomena=ctx.phenomena, templates=ctx.templates_used,
-                    inserted=list(builder.inserted))
+                    inserted=list(builder.inserted), wrapped=bool(writer.style.wrap))
     return note, info
 
 

@@ -46,7 +46,9 @@ def summarize(pairs: Sequence[Tuple[Note, NoteInfo]], seconds: float = 0.0) -> d
         for mention in note.mentions:
             surfaces.setdefault(mention.label, set()).add(note.text[mention.start:mention.end])
     words = sorted(info.words for _, info in pairs)
-    all_skeletons = [s for note in notes for s in skeletons(note)]
+    # Hard-wrapped notes would count line fragments as skeletons: leave them out.
+    unwrapped = [note for note, info in pairs if not info.wrapped]
+    all_skeletons = [s for note in unwrapped for s in skeletons(note)]
     phenomena = Counter()
     notes_with = Counter()
     for _, info in pairs:
@@ -84,7 +86,8 @@ def summarize(pairs: Sequence[Tuple[Note, NoteInfo]], seconds: float = 0.0) -> d
         "diversity": {
             "sentences": len(all_skeletons),
             "distinct_skeletons": len(set(all_skeletons)),
-            "distinct_skeletons_per_100_notes": round(100 * len(set(all_skeletons)) / n, 1),
+            "notes": len(unwrapped),
+            "distinct_skeletons_per_100_notes": round(100 * len(set(all_skeletons)) / max(1, len(unwrapped)), 1),
             "distinct_share": round(len(set(all_skeletons)) / max(1, len(all_skeletons)), 3),
         },
         "layouts": dict(Counter(info.layout for _, info in pairs)),
@@ -105,7 +108,7 @@ def format_table(summary: dict) -> Iterable[str]:
         yield f"speed: {summary['notes_per_second']} notes/s"
     d = summary["diversity"]
     yield (f"diversity: {d['distinct_skeletons']} distinct sentence skeletons of {d['sentences']} "
-           f"({d['distinct_skeletons_per_100_notes']} per 100 notes)")
+           f"in {d['notes']} unwrapped notes ({d['distinct_skeletons_per_100_notes']} per 100 notes)")
     yield f"{'subtype':15s} {'count':>6s} {'%':>6s} {'N-GRID %':>8s} {'forms':>6s}"
     for label, row in summary["subtypes"].items():
         ngrid = "" if row["ngrid_train_percent"] is None else f"{row['ngrid_train_percent']:.2f}"
