@@ -126,6 +126,8 @@ ID_POSITIVES = [
     ("Accession #: S08-4502", "S08-4502", labels.BIOID),
     ("car registration 2PTR451 was towed", "2PTR451", labels.VEHICLE),
     ("Member ID: Acme ID 444787514926", "444787514926", labels.HEALTHPLAN),
+    ("Lic #: LICSW 21624", "LICSW 21624", labels.LICENSE),
+    ("Soc Sec # = 858894004", "858894004", labels.SSN),
 ]
 
 ID_NEGATIVES = [
@@ -175,6 +177,9 @@ LOCATION_POSITIVES = [
     ("Lived in KS and FL before.", "FL", labels.STATE),
     ("Lives at 9 Elm Way in Dover, 19901.", "19901", labels.ZIP),
     ("Lives at 44 Patriot Rd. in town.", "44 Patriot Rd.", labels.STREET),
+    ("Stayed in Scranton, PA since 2010.", "PA", labels.STATE),
+    ("BORN: LAREDO TX\n", "TX", labels.STATE),
+    ("GREW UP IN POCATELLO IDAHO AND MOVED.", "IDAHO", labels.STATE),
 ]
 
 LOCATION_NEGATIVES = [
@@ -193,6 +198,9 @@ LOCATION_NEGATIVES = [
     ("Head CT: negative.", labels.STATE),
     ("Sex: Female\nID: 30 yo woman", labels.STATE),
     ("Taken to OR for repair.", labels.STATE),
+    ("Denies SI. Denies HI. Sleep fair.", labels.STATE),
+    ("Feels OK most days.", labels.STATE),
+    ("Jane Roe, MD and John Doe, PhD attended.", labels.STATE),
 ]
 
 
@@ -313,6 +321,9 @@ DATE_POSITIVES = [
     ("Treated from 2044 to '48, then moved.", "'48", labels.DATE),
     ("Records (June) show the same.", "June", labels.DATE),
     ("Cigarettes: quit 2015\nLSD: none", "2015", labels.DATE),
+    ("UNTIL AROUND MAY OF 2005 WHEN", "MAY OF 2005", labels.DATE),
+    ("COURT DATE ON FEBRUARY 21ST THAT", "FEBRUARY 21ST", labels.DATE),
+    ("LAST TUESDAY SHE DID NOT GO.", "TUESDAY", labels.DATE),
 ]
 
 DATE_NEGATIVES = [
@@ -336,6 +347,7 @@ DATE_NEGATIVES = [
     "Transfer of care from Dr June Roe.",
     "Signed: Vikram Friday, MD",
     "Pt Name: Ada April",
+    "Starts IOP at Easter Institute soon.",
 ]
 
 

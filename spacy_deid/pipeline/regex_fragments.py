@@ -56,7 +56,7 @@ HOLIDAYS = (
     "Valentine's Day", "Mother's Day", "Father's Day", "Martin Luther King Day",
     "Martin Luther King Jr. Day", "MLK Day", "Presidents' Day", "Presidents Day",
     "Juneteenth", "Hanukkah", "Chanukah", "Passover", "Rosh Hashanah", "Yom Kippur",
-    "Ramadan", "Eid al-Fitr", "Eid al-Adha", "Diwali", "Kwanzaa", "Lunar New Year",
+    "Ramadan", "Eid al-Fitr", "Eid al-Adha", "Eid", "Diwali", "Kwanzaa", "Lunar New Year",
     "Chinese New Year", "St. Patrick's Day", "Saint Patrick's Day", "Cinco de Mayo",
 )
 NUMBER_WORDS_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -81,8 +81,20 @@ STATE_ABBRS_CREDENTIAL_LIKE = ("MD", "PA", "MS", "DE")
 # taken after a bare preposition.
 STATE_ABBRS_WORD_LIKE = (
     "IN", "OR", "ME", "OK", "HI", "OH", "PA", "MD", "MS", "CT", "VA", "LA", "CO",
-    "DE", "ID", "MI", "CA", "SC", "AL", "GA", "PR",
+    "DE", "ID", "MI", "CA", "SC", "AL", "GA",
 )
+# Postal codes that are never taken after a bare capitalised word (no comma):
+# imaging, hospitals, credentials, identifiers, findings and words
+# ("Head CT", "Boston VA", "Jane Roe MD", "Patient ID", "Breast CA",
+# "Denies HI" (homicidal ideation), "feels OK", "Call ME", "Sign IN").
+STATE_ABBRS_NOT_AFTER_BARE_NAME = (
+    "CT", "VA", "MD", "PA", "MS", "DE", "ID", "CA", "HI", "OK", "ME", "IN",
+)
+
+
+def _state_names_upper() -> str:
+    """State names in capitals, for notes written in CAPS ("LIVES IN OHIO")."""
+    return _alternation(name.upper() for name, _ in us_states())
 
 
 def _state_names(which: str) -> str:
@@ -130,7 +142,7 @@ _FRAGMENTS: Dict[str, str] = {
     # Day of month 1-31, leading zero allowed.
     "DAY": r"(?:0?[1-9]|[12]\d|3[01])",
     # Day with an optional ordinal suffix ("3rd").
-    "DAY_ORD": r"(?:{DAY}(?:st|nd|rd|th)?)",
+    "DAY_ORD": r"(?:{DAY}(?i:st|nd|rd|th)?)",
     # Month number 1-12 (US order: month first).
     "MONTH_NUM": r"(?:0?[1-9]|1[0-2])",
     # Four-digit years 1900-2199: i2b2-style corpora shift dates into the
@@ -175,7 +187,7 @@ _FRAGMENTS: Dict[str, str] = {
     # prepositions are fine.
     "NOT_IN_NAME": (
         r"(?:(?<=(?<![A-Za-z])(?:In|On|Every|Each|Last|Next|This|By|Until|Since|Through|Before|"
-        r"After|Over|During|From|Till|Around|Early|Late|Mid)\s)|(?<![A-Z][A-Za-z'\-]*\s))"
+        r"After|Over|During|From|Till|Around|Early|Late|Mid)\s)|(?<![A-Z][a-z][A-Za-z'\-]*\s))"
         r"(?<!(?:Dr|Mr|Ms|Mrs|Miss|Mx|Prof)\.?\s)"
     ),
     # Not followed by a surname ("Sunday Allison"); a following title-case
@@ -246,7 +258,7 @@ _FRAGMENTS: Dict[str, str] = {
     # Top-level domain of an e-mail: lower case unless the whole address is in caps;
     # a capital right after it is a glued field name ("...eduCell:").
     "EMAIL_TLD": r"(?:[a-z]{2,24}(?![a-z])|[A-Z]{2,24}(?![A-Za-z]))",
-    "EMAIL_ADDRESS": r"(?<![\w.%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@(?:[A-Za-z0-9\-]+\.)+{EMAIL_TLD}",
+    "EMAIL_ADDRESS": r"(?<![\w.%+\-])[^\W_][\w.%+\-]*@(?:[A-Za-z0-9\-]+\.)+{EMAIL_TLD}",
     # A URL path, taken as short as possible up to the end of the URL: before
     # sentence punctuation and a space, or before a capitalised field label
     # glued on by an EHR export ("/v/8KQ2-77TDSession IP").
@@ -263,18 +275,24 @@ _FRAGMENTS: Dict[str, str] = {
         r"(?:(?<=\d)(?=[A-Z][A-Za-z]*:|[A-Z][a-z])|(?![A-Za-z0-9:])))"
     ),
     # "number", "no.", "#", "ID" after the name of an identifier.
-    "ID_WORD": r"(?:\s*(?i:number|num|no\.?|#|id)(?![a-z]))",
+    "ID_WORD": r"(?:\s*(?i:numbers?|nums?|nos?\.?|#|ids?)(?![a-z]))",
     # Between an identifier's name and its value.
     "ID_SEP": r"(?:\s*(?:[:#=.]|\s-)?\s*(?:(?i:is)\s+)?)",
     # ---- locations
-    "STATE_NAME_PLAIN": _state_names("plain") + r"(?![A-Za-z])",
-    "STATE_NAME_PERSON_LIKE": _state_names("person_like") + r"(?![A-Za-z])",
-    "STATE_NAME_CITY_LIKE": _state_names("city_like") + r"(?![A-Za-z])",
-    "STATE_NAME": _state_names("all") + r"(?![A-Za-z])",
+    # A capital may follow: a glued field label ("KentuckyFAMILY HX").
+    "STATE_NAME_PLAIN": _state_names("plain") + r"(?![a-z])",
+    "STATE_NAME_PERSON_LIKE": _state_names("person_like") + r"(?![a-z])",
+    "STATE_NAME_CITY_LIKE": _state_names("city_like") + r"(?![a-z])",
+    "STATE_NAME": _state_names("all") + r"(?![a-z])",
+    "STATE_NAME_UPPER": _state_names_upper() + r"(?![A-Za-z])",
     "STATE_ABBR": _state_abbrs() + r"(?![A-Za-z0-9\-])",
     "STATE_ABBR_AFTER_CITY": _state_abbrs(STATE_ABBRS_CREDENTIAL_LIKE) + r"(?![A-Za-z0-9\-])",
     "STATE_ABBR_CREDENTIAL_LIKE": _alternation(STATE_ABBRS_CREDENTIAL_LIKE) + r"(?![A-Za-z0-9\-])",
     "STATE_ABBR_IN_PROSE": _state_abbrs(STATE_ABBRS_WORD_LIKE) + r"(?![A-Za-z0-9\-])",
+    "STATE_ABBR_AFTER_BARE_NAME": _state_abbrs(STATE_ABBRS_NOT_AFTER_BARE_NAME)
+    + r"(?![A-Za-z0-9\-])",
+    # A place name in capitals before a postal code ("LAREDO TX").
+    "CITY_WORDS_UPPER": r"(?:[A-Z]{3,}(?:[ \-][A-Z]{2,}){0,2})",
     # A place name before ", ST": one to three capitalised words.
     "CITY_WORDS": r"(?:[A-Z][a-z]+(?:[ \-](?:[A-Z][a-z]+)){0,2})",
     # After a state: a ZIP, sentence punctuation, a bracket, end of line or a lower-case word.
