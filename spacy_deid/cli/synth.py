@@ -32,6 +32,10 @@ def synth_cli(
     """Generate synthetic psychiatric intake notes (fictional, annotated)."""
     if templates not in TEMPLATE_HALVES:
         msg.fail(f"--templates must be one of {', '.join(TEMPLATE_HALVES)}", exits=1)
+    existing = sorted(output_dir.glob("*.xml")) if output_dir.is_dir() else []
+    if existing:
+        msg.warn(f"{output_dir} already holds {len(existing)} .xml files: files with the same "
+                 "names are overwritten, the others are kept")
     start = time.perf_counter()
     pairs = []
     for note, info in generate_notes_with_info(n, seed, templates):
