@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from spacy.language import Language
 
@@ -69,11 +69,14 @@ def output_path(output_dir: Path, relative: Path) -> Path:
     return output_dir / relative
 
 
-def audit_path(audit_dir: Path, relative: Path, index: int, count: int) -> Path:
-    """One i2b2 XML file per note: `a/b.txt` -> `a/b.xml`, `a/c.jsonl` line notes -> `a/c-0001.xml`."""
+def audit_path(audit_dir: Path, relative: Path) -> Callable[[int], Path]:
+    """Where the audit XML of each note of a file goes: `a/b.txt` -> `a/b.xml`
+    (the i2b2 scorer pairs files by name), `a/c.jsonl` -> `a/c-jsonl-0001.xml`, ..."""
     stem = relative.with_suffix("")
-    name = f"{stem.name}-{index + 1:04d}" if count > 1 or relative.suffix.lower() in (".jsonl", ".csv") else stem.name
-    return audit_dir / stem.parent / f"{name}.xml"
+    if relative.suffix.lower() in (".txt", ".xml"):
+        return lambda index: audit_dir / stem.parent / f"{stem.name}.xml"
+    kind = relative.suffix.lower().lstrip(".")
+    return lambda index: audit_dir / stem.parent / f"{stem.name}-{kind}-{index + 1:04d}.xml"
 
 
 class BatchRunner:
@@ -181,8 +184,9 @@ class BatchRunner:
         ready.clear()
 
     def _write_audit(self, job: FileJob) -> None:
+        paths = audit_path(self.audit_dir, job.relative)
         for index, (note, released) in enumerate(zip(job.notes, job.released)):
-            path = audit_path(self.audit_dir, job.relative, index, len(job.notes))
+            path = paths(index)
             atomic_write_text(path, note_to_i2b2_2014(released_note(path.stem, released, note.patient_id)))
 
 

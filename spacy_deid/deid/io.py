@@ -105,7 +105,8 @@ def _read_xml(path: Path, relative: Path) -> FileJob:
 
 def released_note(note_id: str, released: Released, patient_id: Optional[str] = None) -> Note:
     """The released text as a Note whose mentions are the replacements (for audit XML)."""
-    mentions = [PhiMention(s.start, s.end, s.label, comment=s.operator) for s in released.spans]
+    # A removed span has no characters left to tag.
+    mentions = [PhiMention(s.start, s.end, s.label, comment=s.operator) for s in released.spans if s.end > s.start]
     return Note(note_id=note_id, text=released.text, mentions=mentions, patient_id=patient_id)
 
 

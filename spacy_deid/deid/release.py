@@ -9,6 +9,7 @@ every character outside the spans kept exactly as it came in.
 operators per subtype can live in a config file.
 """
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
@@ -165,8 +166,11 @@ class _DocContext:
         for subtype in NAME_SUBTYPES:
             for person in state.registry(subtype).people:
                 self.real_name_words.update(w for w in (person.first, person.last, person.single) if w)
+        # Real values of the patient's earlier notes are avoided too.
+        self.real.update(key.casefold() for values in state.values.values() for key in values)
         self.reference_year = dates.reference_year(text[s:e] for s, e, label in spans if label == labels.DATE)
         self.people: Dict[Tuple[int, int], int] = {}
+        self._real_pattern: Optional["re.Pattern[str]"] = None
         self._resolve_people(spans)
 
     def _rng(self, *parts: object) -> random.Random:
@@ -185,6 +189,13 @@ class _DocContext:
         for _, start, end, label, parts in sorted(mentions, key=lambda m: m[:2]):
             registry_ = self.state.registry(label)
             self.people[(start, end)] = registry_.resolve(parts, lambda: self._new_person(label))
+        # A surrogate drawn for an earlier note may name someone real in this
+        # one: it is redrawn (privacy first; the earlier notes keep theirs).
+        for (start, end), index in self.people.items():
+            label = next(lb for s, e, lb in spans if (s, e) == (start, end))
+            person = self.state.registry(label).people[index]
+            if self._collides(f"{person.surrogate.first} {person.surrogate.last}"):
+                person.surrogate = self._new_person(label)
 
     def _new_person(self, label: str):
         count = len(self.state.registry(label).people)
@@ -223,6 +234,15 @@ class _DocContext:
             return operator, registry_.render(original, parts, person, middle)
         return operator, self._surrogate(label, original)
 
+    def _collides(self, value: str) -> bool:
+        """Whether a surrogate contains a real value of this note as a word
+        ("Pham Community Health Center" in a note about Dr. Pham)."""
+        if self._real_pattern is None:
+            words = {w for w in self.real | self.real_name_words if len(w) >= 2}
+            alternatives = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+            self._real_pattern = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)" if words else r"(?!)")
+        return self._real_pattern.search(" ".join(value.casefold().split())) is not None
+
     def date_offset(self) -> int:
         if self.state.date_offset is None:
             low, high = self.deid.date_shift
@@ -239,7 +259,9 @@ class _DocContext:
         trail = original[len(original.rstrip()):]
         key = _key(label, stripped)
         values = self.state.values.setdefault(label, {})
-        if key not in values:
+        if key not in values or self._collides(values[key]):
+            # new, or (rarely) a surrogate from an earlier note that shows a
+            # real value of this one: drawn again, privacy before consistency
             values[key] = self._draw(label, stripped, key)
         value = values[key]
         if label in SHAPED:
@@ -252,7 +274,7 @@ class _DocContext:
     def _draw(self, label: str, like: str, key: str) -> str:
         for draw in range(MAX_DRAWS):
             value = SurrogateGenerator(rng=self._rng(label, key, draw)).generate(label, like=like or None)
-            if _key(label, value) != key and " ".join(value.casefold().split()) not in self.real:
+            if _key(label, value) != key and not self._collides(value):
                 break
         return "".join(c for c in value if c.isalnum()) if label in SHAPED else value
 
