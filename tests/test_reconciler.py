@@ -492,6 +492,18 @@ def test_provenance_group_mirrors_ents_and_survives_serialisation():
     assert [e._.phi_source for e in fresh.ents] == expected
 
 
+def test_dropped_mentions_are_kept_with_the_reason():
+    nlp = make_nlp(reconcile=False, propagate=False)
+    doc = build(nlp, "Call 617-555-0100 from Ontario .", ner=[("617-555-0100", labels.DATE), ("Ontario", labels.STATE)],
+                rules=[("617-555-0100", labels.PHONE, "phone_nanp")])
+    run(nlp, doc)
+    assert ents(doc) == [("617-555-0100", labels.PHONE)]
+    assert [(s.text, s.label_, s.id_) for s in doc.spans["phi_dropped"]] == [
+        ("617-555-0100", labels.DATE, "ner|merge:under_rule"),
+        ("Ontario", labels.STATE, "ner|correct:state_us_only"),
+    ]
+
+
 def test_phi_source_is_none_without_reconciler():
     nlp = spacy.blank("en")
     doc = nlp.make_doc("Brandt came")

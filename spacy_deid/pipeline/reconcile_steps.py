@@ -44,34 +44,44 @@ class Mention:
 # --- (1) merge ---------------------------------------------------------------
 
 
-def resolve_overlaps(mentions: Iterable[Mention]) -> List[Mention]:
-    """Non-overlapping subset: longest first, then earliest start, then input order."""
+def resolve_overlaps(mentions: Iterable[Mention], dropped: Optional[List[Mention]] = None) -> List[Mention]:
+    """Non-overlapping subset: longest first, then earliest start, then input order.
+    The losers go to `dropped` (if given), marked "merge:overlap"."""
     kept: List[Mention] = []
     for m in sorted(mentions, key=lambda m: (-(m.end - m.start), m.start, m.order)):
         if not any(m.overlaps(k) for k in kept):
             kept.append(m)
+        elif dropped is not None:
+            m.provenance.append("merge:overlap")
+            dropped.append(m)
     return sorted(kept, key=lambda m: m.start)
 
 
-def merge_mentions(rule_mentions: Sequence[Mention], ner_mentions: Sequence[Mention]) -> List[Mention]:
+def merge_mentions(
+    rule_mentions: Sequence[Mention], ner_mentions: Sequence[Mention], dropped: Optional[List[Mention]] = None
+) -> List[Mention]:
     """Rule mentions win over every NER mention they overlap (rules are more precise).
 
     A rule mention that the NER found identically records "merge:ner_agrees";
-    one that displaced a different NER mention records "merge:over_ner".
+    one that displaced a different NER mention records "merge:over_ner"; the
+    displaced NER mention goes to `dropped` (if given) as "merge:under_rule".
     """
-    rules = resolve_overlaps(rule_mentions)
+    rules = resolve_overlaps(rule_mentions, dropped)
     kept_ner = []
     for n in ner_mentions:
         hits = [r for r in rules if r.overlaps(n)]
         if not hits:
             kept_ner.append(n)
             continue
+        if dropped is not None:
+            n.provenance.append("merge:under_rule")
+            dropped.append(n)
         for r in hits:
             same = (r.start, r.end, r.label) == (n.start, n.end, n.label)
             note = "merge:ner_agrees" if same else "merge:over_ner"
             if note not in r.provenance:
                 r.provenance.append(note)
-    return sorted(rules + resolve_overlaps(kept_ner), key=lambda m: m.start)
+    return sorted(rules + resolve_overlaps(kept_ner, dropped), key=lambda m: m.start)
 
 
 # --- context, attributes, lexicons ---------------------------------------------
@@ -164,24 +174,29 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
 # --- (2) error correction ------------------------------------------------------
 
 
-def correct_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet, attrs: List[Set[str]]) -> List[Mention]:
+def correct_mentions(
+    doc: Doc, mentions: List[Mention], rules: RuleSet, attrs: List[Set[str]],
+    dropped: Optional[List[Mention]] = None,
+) -> List[Mention]:
     """Apply the "correct" rules in file order; the first rule that fires on a
-    mention decides (so a mention is changed at most once). Dropped mentions
-    are returned second, for the record."""
+    mention decides (so a mention is changed at most once). Mentions a rule
+    drops go to `dropped` (if given)."""
     step_rules = rules.for_step("correct")
     kept = []
     for m in mentions:
-        dropped = False
+        is_dropped = False
         for rule in step_rules:
             if m.label in rule.labels and rule_fires(doc, m, rule, rules, attrs):
                 if rule.relabel is None:
                     m.provenance.append(f"correct:{rule.id}")
-                    dropped = True
+                    is_dropped = True
                 elif rule.relabel != m.label:
                     m.relabel(rule.relabel, "correct", rule.id)
                 break
-        if not dropped:
+        if not is_dropped:
             kept.append(m)
+        elif dropped is not None:
+            dropped.append(m)
     return kept
 
 

@@ -15,7 +15,8 @@ Rules and guard lists are data (`reconciler_rules.jsonl`,
 `reconciler_lists.json`), given to `initialize` and saved with the pipeline.
 Every final entity has a twin in `doc.spans["phi_provenance"]` whose `id_`
 says where it came from ("rule:phone_nanp|correct:fax_context", "ner",
-"propagate"); `ent._.phi_source` reads it. See docs/reconciler.md.
+"propagate"); `ent._.phi_source` reads it. Mentions it removed are kept in
+`doc.spans["phi_dropped"]`, with the reason. See docs/reconciler.md.
 """
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Union
@@ -49,6 +50,9 @@ from .reconcile_steps import (
 
 DEFAULT_RULES_KEY = "phi_rules"
 DEFAULT_ATTRIBUTES_KEY = "attributes"
+# Mentions an input had that the reconciler removed, with provenance in `id_`
+# ("ner|merge:under_rule", "ner|correct:state_us_only"): why a span is *not* there.
+DROPPED_KEY = "phi_dropped"
 
 
 @registry.scorers("spacy-deid.ReconcilerScorer.v1")
@@ -158,13 +162,14 @@ class Reconciler(Pipe):
     def __call__(self, doc: Doc) -> Doc:
         rule_mentions = self._collect_rules(doc)
         ner_mentions = self._collect_ner(doc, start_order=len(rule_mentions))
+        dropped: List[Mention] = []
         if self.merge:
-            mentions = merge_mentions(rule_mentions, ner_mentions)
+            mentions = merge_mentions(rule_mentions, ner_mentions, dropped)
         else:
-            mentions = resolve_overlaps(ner_mentions)
+            mentions = resolve_overlaps(ner_mentions, dropped)
         attrs = token_attributes(doc, self.attributes_key) if (self.correct or self.reconcile) else []
         if self.correct:
-            mentions = correct_mentions(doc, mentions, self.ruleset, attrs)
+            mentions = correct_mentions(doc, mentions, self.ruleset, attrs, dropped)
         if self.reconcile:
             reconcile_mentions(
                 doc, mentions, self.ruleset, attrs,
@@ -174,7 +179,7 @@ class Reconciler(Pipe):
             mentions = mentions + propagate_mentions(
                 doc, mentions, self.ruleset, min_length=self.propagation_min_length
             )
-        self._write(doc, sorted(mentions, key=lambda m: m.start))
+        self._write(doc, sorted(mentions, key=lambda m: m.start), dropped)
         return doc
 
     def _collect_rules(self, doc: Doc) -> List[Mention]:
@@ -200,17 +205,14 @@ class Reconciler(Pipe):
         ]
 
     @staticmethod
-    def _write(doc: Doc, mentions: List[Mention]) -> None:
-        ents = [Span(doc, m.start, m.end, label=m.label) for m in mentions]
-        doc.ents = ents
-        doc.spans[PROVENANCE_KEY] = SpanGroup(
-            doc,
-            name=PROVENANCE_KEY,
-            spans=[
-                Span(doc, m.start, m.end, label=m.label, span_id=m.provenance_string)
-                for m in mentions
-            ],
-        )
+    def _write(doc: Doc, mentions: List[Mention], dropped: List[Mention]) -> None:
+        doc.ents = [Span(doc, m.start, m.end, label=m.label) for m in mentions]
+        for key, group in ((PROVENANCE_KEY, mentions), (DROPPED_KEY, sorted(dropped, key=lambda m: m.start))):
+            doc.spans[key] = SpanGroup(
+                doc,
+                name=key,
+                spans=[Span(doc, m.start, m.end, label=m.label, span_id=m.provenance_string) for m in group],
+            )
 
     # --- initialize and serialisation --------------------------------------------
 
