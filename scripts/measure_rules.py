@@ -20,11 +20,13 @@ from spacy_deid.corpus.note import Note
 Key = Tuple[int, int, str]
 
 
-def build_nlp(tokenizer: str) -> "spacy.language.Language":
+def build_nlp(tokenizer: str, sections: bool = False) -> "spacy.language.Language":
     config = {}
     if tokenizer == "deid":
         config = {"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}}}
     nlp = spacy.blank("en", config=config)
+    if sections:  # the section/attribute detector, so that attribute patterns apply
+        nlp.add_pipe("deid_sections")
     nlp.add_pipe("deid_phi_rules")
     nlp.initialize()
     return nlp
@@ -38,8 +40,8 @@ def read_notes(folder: Optional[Path], synth: int, seed: int) -> Iterable[Note]:
     return generate_notes(synth, seed=seed)
 
 
-def measure(notes: Iterable[Note], tokenizer: str) -> Dict[str, Counter]:
-    nlp = build_nlp(tokenizer)
+def measure(notes: Iterable[Note], tokenizer: str, sections: bool = False) -> Dict[str, Counter]:
+    nlp = build_nlp(tokenizer, sections)
     counts: Dict[str, Counter] = {}
     for note in notes:
         doc = nlp(note.text)
@@ -70,12 +72,13 @@ def main() -> None:
     parser.add_argument("folder", type=Path, nargs="?", help="folder of i2b2 2014 XML files")
     parser.add_argument("--synth", type=int, default=0, help="measure on N generated notes instead")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sections", action="store_true", help="run deid_sections before the rules")
     parser.add_argument("--tokenizer", choices=["deid", "blank"], default="deid")
     parser.add_argument("--all-labels", action="store_true", help="also list subtypes the rules never predict")
     args = parser.parse_args()
     if (args.folder is None) == (args.synth == 0):
         parser.error("give a folder or --synth N")
-    counts = measure(read_notes(args.folder, args.synth, args.seed), args.tokenizer)
+    counts = measure(read_notes(args.folder, args.synth, args.seed), args.tokenizer, args.sections)
     print(f"{'subtype':<15}{'gold':>6}{'pred':>6}  {'P_exact':>8}{'R_exact':>8}  {'P_overlap':>10}{'R_overlap':>10}")
     total = Counter()
     for label in sorted(counts):

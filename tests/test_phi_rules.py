@@ -128,6 +128,13 @@ ID_POSITIVES = [
     ("Member ID: Acme ID 444787514926", "444787514926", labels.HEALTHPLAN),
     ("Lic #: LICSW 21624", "LICSW 21624", labels.LICENSE),
     ("Soc Sec # = 858894004", "858894004", labels.SSN),
+    ("SSN#: 192012047", "192012047", labels.SSN),
+    ("MR: 397-54-00", "397-54-00", labels.MEDICALRECORD),
+    ("Patient ID: 3458532", "3458532", labels.MEDICALRECORD),
+    ("Financial #: A18092851", "A18092851", labels.ACCOUNT),
+    ("FIN: 0066360298", "0066360298", labels.ACCOUNT),
+    ("Has an insulin pump (serial SN33380878) placed", "SN33380878", labels.DEVICE),
+    ("Encounter IDs - 6237-3352, MH-979465", "MH-979465", labels.IDNUM),
 ]
 
 ID_NEGATIVES = [
@@ -136,6 +143,8 @@ ID_NEGATIVES = [
     ("Licensed in 2015 as a nurse.", labels.LICENSE),
     ("No ID on him at arrival.", labels.IDNUM),
     ("Her account of events was vague.", labels.ACCOUNT),
+    ("Billing: 90792", labels.ACCOUNT),
+    ("A serial killer film.", labels.DEVICE),
     ("Depakote 500/250 mg", None),
     ("Dx code F41.1 and 296.32.", None),
     ("x3 sessions, 24/7 supervision", None),
@@ -177,7 +186,6 @@ LOCATION_POSITIVES = [
     ("Lived in KS and FL before.", "FL", labels.STATE),
     ("Lives at 9 Elm Way in Dover, 19901.", "19901", labels.ZIP),
     ("Lives at 44 Patriot Rd. in town.", "44 Patriot Rd.", labels.STREET),
-    ("Stayed in Scranton, PA since 2010.", "PA", labels.STATE),
     ("BORN: LAREDO TX\n", "TX", labels.STATE),
     ("GREW UP IN POCATELLO IDAHO AND MOVED.", "IDAHO", labels.STATE),
 ]
@@ -201,6 +209,10 @@ LOCATION_NEGATIVES = [
     ("Denies SI. Denies HI. Sleep fair.", labels.STATE),
     ("Feels OK most days.", labels.STATE),
     ("Jane Roe, MD and John Doe, PhD attended.", labels.STATE),
+    ("Followed by Jane Roe, MD since 2010.", labels.STATE),
+    ("DENIES INTENT OR PLAN. DENIES SI, HI, INTENT.", labels.STATE),
+    ("SUSPENDED; CAR PLATE 4MBY614 IMPOUNDED.", labels.STATE),
+    ("COUNSELOR AT WEST VIRGINIA STATE UNIVERSITY.", labels.STATE),
 ]
 
 

@@ -275,7 +275,7 @@ _FRAGMENTS: Dict[str, str] = {
         r"(?:(?<=\d)(?=[A-Z][A-Za-z]*:|[A-Z][a-z])|(?![A-Za-z0-9:])))"
     ),
     # "number", "no.", "#", "ID" after the name of an identifier.
-    "ID_WORD": r"(?:\s*(?i:numbers?|nums?|nos?\.?|#|ids?)(?![a-z]))",
+    "ID_WORD": r"(?:\s*(?i:numbers?|nums?|nos?\.?|#s?|ids?)(?![a-z]))",
     # Between an identifier's name and its value.
     "ID_SEP": r"(?:\s*(?:[:#=.]|\s-)?\s*(?:(?i:is)\s+)?)",
     # ---- locations
