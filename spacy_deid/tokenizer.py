@@ -37,7 +37,10 @@ DEFAULT_EXCEPTIONS_PATH = DATA_DIR / "tokenizer_exceptions.jsonl"
 # Kinds of exception entries (the "kind" field of the JSONL file).
 LITERAL = "literal"  # a string kept whole wherever it stands as a word ("PhD")
 NAME_PREFIX = "name_prefix"  # a surname prefix glued to a capitalised name ("Mc")
-EXCEPTION_KINDS = (LITERAL, NAME_PREFIX)
+# A field label glued to the end of an all-caps word, before "#" or ":"
+# ("SMITH, JOHNMRN: ..."): split off and kept whole.
+FIELD_LABEL = "field_label"
+EXCEPTION_KINDS = (LITERAL, NAME_PREFIX, FIELD_LABEL)
 
 # --- regex fragments -------------------------------------------------------
 # Unicode-aware letter classes from spaCy, so "ÉvaluationDate" splits too.
@@ -49,9 +52,11 @@ ALNUM = f"[0-9{ALPHA_LOWER}{ALPHA_UPPER}]"
 THOUSANDS = ",[0-9]{3}(?![0-9])"
 # A glued word: Titlecase or lowercase with at least two lower-case letters
 # ("Sex", "winter", "mg"), a two-letter Titlecase word ("Pt", "Dr", "Hx"),
-# or a run of three capitals ("AGE", "DOB"). Other short letter runs next to
+# a run of three capitals ("AGE", "DOB") or two and a lower-case ("FHx"). Other short letter runs next to
 # digits are usually codes ("12G00123", "B12", "2D6").
-WORD_AFTER_DIGIT = f"(?:{UPPER}?{LOWER}{{2}}|{UPPER}{LOWER}(?!{LETTER})|{UPPER}{{3}})"
+WORD_AFTER_DIGIT = (
+    f"(?:{UPPER}?{LOWER}{{2}}|{UPPER}{LOWER}(?!{LETTER})|{UPPER}{{3}}|{UPPER}{{2}}{LOWER}(?!{LETTER}))"
+)
 # (as two lookbehinds: Python's must each have a fixed width)
 AFTER_WORD = f"(?:(?<={LOWER}{{2}})|(?<={UPPER}{{3}}))"
 # A capitalised word of three letters or more: what follows an all-caps run
@@ -64,25 +69,55 @@ CASE_RULES = {
     "lower_upper": f"(?<={LOWER})(?={UPPER})",
     # "EVALUATIONWendmere": an all-caps run, then a capitalised word.
     "caps_title": f"(?<={UPPER})(?={TITLE_WORD})",
+    # "Saturdays": a weekday is a DATE, its plural "s" is not.
+    "weekday_plural": "(?:"
+    + "|".join(
+        f"(?<={day}day)|(?<={day.upper()}DAY)"
+        for day in ("Mon", "Tues", "Wednes", "Thurs", "Fri", "Satur", "Sun")
+    )
+    + f")(?=[sS](?!{LETTER}))",
 }
 DIGIT_RULES = {
     # "39Sex", "2063Pt", "4471AGE": digits, then a word.
     "digit_letter": f"(?<=[0-9])(?={WORD_AFTER_DIGIT})",
     # "winter2089", "HPI20": a word, then digits.
     "letter_digit": f"{AFTER_WORD}(?=[0-9])",
+    # "1512382CC:": digits, then the capitals of the next field's label.
+    "digit_label": f"(?<=[0-9])(?={UPPER}{{2,}}[:#])",
+    # "twentyyo": a spelled-out age glued to "yo" (years old).
+    "number_word_yo": "(?:"
+    + "|".join(f"(?<={end})" for end in ("ty", "teen", "one", "two", "three", "four", "five", "six",
+                                         "seven", "eight", "nine", "ten", "eleven", "twelve"))
+    + f")(?=yo(?!{LETTER}))",
+    # "23F", "27YO", "5PM": a short number (an age, an hour) with one or two
+    # capitals glued to it ("12G00123", "2D6" go on with digits and stay).
+    "number_caps": "(?:"
+    + "|".join(f"(?<=(?<![0-9A-Za-z])[0-9]{{{n}}})" for n in (1, 2))
+    + f")(?={UPPER}{{1,2}}(?![0-9{ALPHA_LOWER}{ALPHA_UPPER}]))",
 }
 PUNCT_RULES = {
-    # "JMH.Does": a period glued between a word and a capitalised word.
-    "period_before": f"(?<={LETTER})(?=\\.{UPPER}{LOWER})",
-    "period_after": f"(?<={LETTER}\\.)(?={UPPER}{LOWER})",
+    # "JMH.Does", "2003.She", "model.53": a period glued between a word or
+    # number and a capitalised word, or between a word and a number.
+    "period_before": f"(?<={ALNUM})(?=\\.{UPPER}{LOWER})|(?<={LOWER}{{2}})(?=\\.[0-9])"
+    f"|(?<=[0-9])(?=\\.{UPPER}{{2}})",
+    "period_after": f"(?<={ALNUM}\\.)(?={UPPER}{LOWER})|(?<={LOWER}{{2}}\\.)(?=[0-9])"
+    f"|(?<=[0-9]\\.)(?={UPPER}{{2}})|(?<=,\\.)(?={UPPER}{LOWER})",
+    # "Jude W..": an initial's period, then the sentence's.
+    "double_period": f"(?<={LETTER}\\.)(?=\\.(?!\\.))",
     # "12G00123,12N01234": a comma glued between alphanumerics, except a
     # thousands separator ("1,000").
-    "comma_before": f"(?<={LETTER})(?=,{ALNUM})|(?<=[0-9])(?=,{ALNUM})(?!{THOUSANDS})",
-    "comma_after": f"(?<={LETTER},)(?={ALNUM})|(?<=[0-9],)(?={ALNUM})(?!{THOUSANDS[1:]})",
+    # ("70748,#390211", "surgeon,.Denies" too).
+    "comma_before": f"(?<={LETTER})(?=,(?:{ALNUM}|#|[.;:]))|(?<=[0-9])(?=,(?:{ALNUM}|#))(?!{THOUSANDS})",
+    "comma_after": f"(?<={LETTER},)(?={ALNUM}|#)|(?<=[0-9],)(?={ALNUM}|#)(?!{THOUSANDS[1:]})",
     # "MRN:8810245", "2073Age:29": a colon glued to a word on either side
     # (a colon between digits is a time or a ratio and stays).
-    "colon_before": f"(?<={LETTER})(?=:{ALNUM})|(?<=[0-9])(?=:{LETTER})",
-    "colon_after": f"(?<={LETTER}:)(?={ALNUM})|(?<=[0-9]:)(?={LETTER})",
+    "colon_before": f"(?<={LETTER})(?=:(?:{ALNUM}|#|\\([0-9]))|(?<=[0-9])(?=:{LETTER})"
+    f"|(?<=[.)])(?=:{ALNUM})",
+    "colon_after": f"(?<={LETTER}:)(?={ALNUM})|(?<=[0-9]:)(?={LETTER})|(?<=[.)]:)(?={ALNUM})"
+    "|(?<=:)(?=#[0-9])",
+    # "Fax:(914)": a colon glued to a bracketed number (spaCy reads ":(" as
+    # an emoticon).
+    "colon_paren": "(?<=:)(?=\\([0-9])",
     # "MRN#1234567": a number sign glued to a word and a number.
     "number_sign": f"(?<={LETTER})(?=#)|(?<=#)(?=[0-9:])|(?<=#:)(?={ALNUM})",
     # "8/5/74)Next", "drug(s)": brackets, semicolons and bars glued to words.
@@ -108,8 +143,10 @@ SHAPES = {
     "ssn": f"{_NOT_DIGIT_BEFORE}[0-9]{{3}}-[0-9]{{2}}-[0-9]{{4}}(?![0-9-])",
     # XF-1747210-9837, SCG-0712284, HU2096-44718, 214-B: hyphenated groups of
     # capitals and digits with at least one of each.
+    # The last group has a digit or is one capital, so "43-YEAR-OLD" is no ID.
     "hyphen_id": "(?<![0-9A-Za-z-])(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*[0-9])"
-    "(?:[A-Z]{1,4}|[A-Z]{0,3}[0-9]+)(?:-(?:[A-Z]{1,4}|[A-Z]{0,3}[0-9]+))+(?![0-9a-z-])",
+    "(?:[A-Z]{1,4}|[A-Z]{0,3}[0-9]+)(?:-(?:[A-Z]{1,4}|[A-Z]{0,3}[0-9]+))*"
+    "-(?:[A-Z]{0,3}[0-9]+(?![0-9a-z-])|[A-Z](?![0-9A-Za-z-]))",
     # 3rd, 21st: ordinals
     "ordinal": f"{_NOT_DIGIT_BEFORE}[0-9]+(?:st|nd|rd|th)(?!{LOWER})",
     # jane.doe@example.org (the top-level domain ends before a glued word)
@@ -118,9 +155,11 @@ SHAPES = {
     "url": "(?<![\\w/])(?:[A-Za-z][A-Za-z0-9+.-]*://|www\\.)[^\\s<>\"']+",
 }
 _URL_TRAILING_PUNCT = ".,;:!?)]}'\""
-# A capitalised word glued to the end of a URL after a capital or digit
-# ("/v/8KQ2-77TDSession"), i.e. the next field's label.
-_URL_GLUED_WORD = re.compile(f"(?<=[A-Z0-9])({UPPER}{LOWER}{{2,}})$")
+# The next field's label glued to a URL: a capitalised word at its end after
+# a capital or digit ("/v/8KQ2-77TDSession"), or one with a colon after a
+# lower-case letter or digit ("/blogAttending:").
+_URL_GLUED_WORD = re.compile(f"(?<=[A-Z0-9]){UPPER}{LOWER}{{2,}}$")
+_URL_GLUED_LABEL = re.compile(f"(?<=[a-z0-9]){UPPER}{LOWER}{{2,}}:")
 
 RULE_GROUPS = ("case", "digits", "punct")
 
@@ -165,8 +204,8 @@ def validate_exception(entry: Any) -> Dict[str, str]:
         raise ValueError(f"'kind' must be one of {', '.join(EXCEPTION_KINDS)}, not {kind!r}")
     if not isinstance(text, str) or not text or any(ch.isspace() for ch in text):
         raise ValueError("'text' must be a non-empty string without whitespace")
-    if kind == NAME_PREFIX and not text.isalpha():
-        raise ValueError("a name_prefix must consist of letters")
+    if kind in (NAME_PREFIX, FIELD_LABEL) and not text.isalpha():
+        raise ValueError(f"a {kind} must consist of letters")
     checked = {"id": str(entry.get("id") or f"{kind}:{text}"), "kind": kind, "text": text}
     if entry.get("comment"):
         checked["comment"] = str(entry["comment"])
@@ -186,7 +225,13 @@ def _compile_exceptions(entries: Sequence[Dict[str, str]]) -> Optional["re.Patte
     prefixes = sorted(
         (re.escape(e["text"]) for e in entries if e["kind"] == NAME_PREFIX), key=len, reverse=True
     )
+    labels = sorted(
+        (re.escape(e["text"]) for e in entries if e["kind"] == FIELD_LABEL), key=len, reverse=True
+    )
     alternatives = []
+    if labels:
+        # "JOHNMRN:": after two capitals, before an optional space and "#"/":".
+        alternatives.append(f"(?<={UPPER}{{2}})(?:{'|'.join(labels)})(?=[ ]?[#:])")
     if literals:
         # A literal as a word of its own (plural "s" allowed): not inside a
         # longer word, but digits may precede it ("10mg/dL") and glued text
@@ -258,7 +303,10 @@ class DeidTokenizer:
         protected = self.protected_spans(text)
         cuts = self.cut_points(text, protected)
         pieces = self._pieces(base_doc, cuts, protected)
-        if len(pieces) == len(base_doc):
+        if len(pieces) == len(base_doc) and all(
+            start == token.idx and end == token.idx + len(token)
+            for (start, end, _), token in zip(pieces, base_doc)
+        ):
             return base_doc  # nothing cut, nothing merged
         words = [text[start:end] for start, end, _ in pieces]
         spaces = [space for _, _, space in pieces]
@@ -279,6 +327,8 @@ class DeidTokenizer:
                     span = _trim_url(text, match.start(), match.end())
                     if span is not None:
                         spans.append(span)
+                elif match.lastgroup == "hyphen_id" and not _has_letter(match.group()):
+                    continue  # the lookahead saw a letter beyond the match
                 else:
                     spans.append(match.span())
         if self._exceptions_re is not None:
@@ -317,7 +367,10 @@ class DeidTokenizer:
                 cut = cuts[cut_index]
                 # spaCy keeps an abbreviation's period ("Dr.Smith" -> "Dr."
                 # "Smith"): don't cut it off again.
-                if not (cut == end - 1 and text[cut] == "." and cut not in edges):
+                if not (
+                    cut == end - 1 and text[cut] == "." and text[cut - 1].isalpha()
+                    and cut not in edges
+                ):
                     bounds.append(cut)
                 cut_index += 1
             bounds.append(end)
@@ -391,13 +444,20 @@ class DeidTokenizer:
 
 
 def _trim_url(text: str, start: int, end: int) -> Optional[Tuple[int, int]]:
-    """Drop trailing punctuation and a glued next-field label from a URL match."""
+    """Drop a glued next-field label and trailing punctuation from a URL match."""
+    label = _URL_GLUED_LABEL.search(text, start, end)
+    if label is not None:
+        end = label.start()
     while end > start and text[end - 1] in _URL_TRAILING_PUNCT:
         end -= 1
     glued = _URL_GLUED_WORD.search(text, start, end)
     if glued is not None:
         end = glued.start()
     return (start, end) if end > start else None
+
+
+def _has_letter(text: str) -> bool:
+    return any(ch.isalpha() for ch in text)
 
 
 def _merge_spans(spans: List[Tuple[int, int]]) -> List[Tuple[int, int]]:

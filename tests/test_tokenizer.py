@@ -59,6 +59,30 @@ SPLITS = [
     ("url_then_word", "https://x.example.org/v/8KQ2-77TDSession", ["https://x.example.org/v/8KQ2-77TD", "Session"]),
     ("name_prefix_then_word", "McDonaldHospital", ["McDonald", "Hospital"]),
     ("unit_after_number", "10mg/dL", ["10", "mg/dL"]),
+    ("age_sex", "23F", ["23", "F"]),
+    ("weekday_plural", "Saturdays", ["Saturday", "s"]),
+    ("period_after_number", "2003.She", ["2003", ".", "She"]),
+    ("period_before_number", "model.53", ["model", ".", "53"]),
+    ("initial_then_sentence_end", "W..", ["W", ".", "."]),
+    ("digits_then_label", "1512382CC:", ["1512382", "CC", ":"]),
+    ("digits_then_mixed_word", "2002FHx", ["2002", "FHx"]),
+    ("colon_then_bracketed_number", "Fax:(914)", ["Fax", ":", "(", "914", ")"]),
+    ("spelled_age_then_yo", "twentyyo", ["twenty", "yo"]),
+    ("url_then_label", "https://x.example.net/blogAttending:", ["https://x.example.net/blog", "Attending", ":"]),
+    ("caps_name_then_label", "JOHNMRN:", ["JOHN", "MRN", ":"]),
+    ("caps_name_then_label_sign", "JOHNMR#", ["JOHN", "MR", "#"]),
+    ("caps_age_is_not_an_id", "43-YEAR-OLD", ["43", "-", "YEAR", "-", "OLD"]),
+    ("number_then_two_caps", "27YO", ["27", "YO"]),
+    ("caps_weekday_plural", "FRIDAYS", ["FRIDAY", "S"]),
+    ("comma_then_number_sign", "70748,#390211", ["70748", ",", "#", "390211"]),
+    ("colon_then_number_sign", "ID:#183005", ["ID", ":", "#", "183005"]),
+    ("colon_after_abbreviation", "D.O.B.:Thu", ["D.O.B.", ":", "Thu"]),
+    ("number_period_caps", "11.RULE", ["11", ".", "RULE"]),
+    ("comma_period_word", "surgeon,.Denies", ["surgeon", ",", ".", "Denies"]),
+    ("caps_then_account_label", "VAMCCSN:", ["VAMC", "CSN", ":"]),
+    ("numbers_then_word_are_no_id", "5/2002-1998Religion", ["5/2002", "-", "1998", "Religion"]),
+    # One merge and one cut leave the token count unchanged: both must apply.
+    ("merge_and_cut", "555-0112 rangeImpression", ["555-0112", "range", "Impression"]),
 ]
 
 
@@ -97,6 +121,14 @@ KEPT_WHOLE = [
     ("ordinal", "3rd"),
     ("decade", "1990s"),
     ("all_caps", "PSYCHIATRIC"),
+    ("caps_word_ending_like_a_label", "LANGUAGE:"[:-1]),
+    ("three_digit_then_letter", "123F"),
+    ("camel_case_url_path", "https://example.org/MyPage"),
+    ("ellipsis", "..."),
+    ("abbreviation", "Dr."),
+    ("id_ending_in_one_letter", "214-B"),
+    ("code_with_digits_after_caps", "2D6"),
+    ("initialism", "U.S."),
 ]
 
 
@@ -158,7 +190,7 @@ def test_without_shapes_dates_are_split_as_spacy_does():
 def test_exceptions_are_data_and_replaceable(nlp):
     entries = load_tokenizer_exceptions()
     assert {"PhD", "McDonald"} & {e["text"] for e in entries} == {"PhD"}
-    assert all(e["id"] and e["kind"] in ("literal", "name_prefix") for e in entries)
+    assert all(e["id"] and e["kind"] in ("literal", "name_prefix", "field_label") for e in entries)
     custom = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}}})
     custom.tokenizer.initialize(exceptions=[{"id": "x", "kind": "literal", "text": "eVisit"}])
     assert words(custom, "eVisit PhD") == ["eVisit", "Ph", "D"]
@@ -262,3 +294,36 @@ def test_text_is_never_changed_any_text(text):
     doc = _shared_nlp().make_doc(text)
     assert doc.text == text
     assert all(len(token) for token in doc)
+
+
+def _write_note(folder, name, text, mentions):
+    from spacy_deid.corpus import Note, PhiMention, write_i2b2_2014
+
+    note = Note(name, text, [PhiMention(s, e, label, f"P{i}") for i, (s, e, label) in enumerate(mentions)])
+    return write_i2b2_2014(note, folder / f"{name}.xml")
+
+
+def test_count_misaligned_compares_tokenizers(tmp_path):
+    from spacy_deid.cli.alignment import count_misaligned, default_tokenizers
+    from spacy_deid.corpus import read_corpus
+
+    text = "Seen winterHx by Dr. Quill. Age:39Sex:F"
+    # "winter" (DATE) is glued to "Hx"; "39" (AGE) is glued to "Sex".
+    _write_note(tmp_path, "1-01", text, [(5, 11, "DATE"), (21, 26, "DOCTOR"), (32, 34, "AGE")])
+    counts = count_misaligned(read_corpus(tmp_path), default_tokenizers())
+    english, ours = counts["spacy.blank('en')"], counts["spacy-deid.Tokenizer.v1"]
+    assert (english.mentions, english.misaligned) == (3, 2)
+    assert dict(english.by_label) == {"DATE": 1, "AGE": 1}
+    assert (ours.mentions, ours.misaligned, ours.share) == (3, 0, 0.0)
+
+
+def test_check_alignment_cli_prints_counts_not_text(tmp_path):
+    from typer.testing import CliRunner
+
+    from spacy_deid.cli import app
+
+    _write_note(tmp_path, "1-01", "Seen winterHx today", [(5, 11, "DATE")])
+    result = CliRunner().invoke(app, ["check-alignment", str(tmp_path), "--details"])
+    assert result.exit_code == 0, result.output
+    assert "winter" not in result.output
+    assert "1-01.xml" in result.output and "100.00%" in result.output and "0.00%" in result.output

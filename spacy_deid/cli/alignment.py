@@ -118,6 +118,7 @@ def check_alignment_cli(
         for name, result in counts.items():
             if result.misaligned:
                 msg.text(f"{name}: by label: {dict(sorted(result.by_label.items()))}")
-                msg.text(f"{name}: by file: {dict(sorted(result.by_file.items()))}")
+                worst = dict(result.by_file.most_common(10))
+                msg.text(f"{name}: files with most (up to 10): {worst}")
     if log.total:
         msg.warn(log.summary())
