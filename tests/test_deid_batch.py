@@ -142,6 +142,16 @@ def test_resume_after_an_interrupted_run(tmp_path, nlp, notes, monkeypatch):
         assert (tmp_path / "out" / path.name).read_bytes() == path.read_bytes()
 
 
+def test_two_processes_give_the_same_output_as_one(tmp_path, model_dir, notes):
+    source = write_inputs(tmp_path / "in", notes)
+    for n_process in (1, 2):
+        summary = run_batch(spacy.load(model_dir), Deidentifier("surrogate", seed="p"), source,
+                            tmp_path / f"out{n_process}", n_process=n_process, batch_size=2, progress=False)
+        assert summary.notes == 8 and summary.files_failed == 1
+    for path in (tmp_path / "out1").iterdir():
+        assert (tmp_path / "out2" / path.name).read_bytes() == path.read_bytes()
+
+
 def test_atomic_write_leaves_no_partial_file(tmp_path, nlp, notes, monkeypatch):
     source = write_inputs(tmp_path / "in", notes[4:5])
     import spacy_deid.deid.files as files

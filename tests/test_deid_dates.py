@@ -45,6 +45,9 @@ def test_full_dates_keep_interval_and_format(first, second, fmt, days):
         ("2019", -100, "2019"),
         ("'94", 200, "'95"),
         (" 4/17/94 ", 1, " 4/18/94 "),
+        ("summer 2047", 100, "fall 2047"),  # seasons with a year move mid-season
+        ("Autumn of 2081", 90, "Winter of 2082"),
+        ("Tuesdays", 2, "Thursdays"),
     ],
 )
 def test_partial_dates_shift_in_their_own_format(text, days, expected):
@@ -58,6 +61,6 @@ def test_month_day_dates_shift_from_the_notes_reference_year():
     assert reference_year(["March", "5/6/2020", "2019"]) == 2020
 
 
-@pytest.mark.parametrize("text", ["Thanksgiving", "2/30/2019", "13/45/2019", "the other day", "", "Tuesdays"])
+@pytest.mark.parametrize("text", ["Thanksgiving", "2/30/2019", "13/45/2019", "the other day", "", "summer", "Mondayss"])
 def test_unreadable_dates_are_none(text):
     assert shift_date(text, 10) is None

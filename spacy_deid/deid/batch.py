@@ -159,6 +159,10 @@ class BatchRunner:
             except InputError as err:
                 summary.failed.append((str(path), str(err)))
                 continue
+            except Exception as err:  # noqa: BLE001 - one bad file must not stop the batch
+                # Only the error's type: its message might quote the content.
+                summary.failed.append((str(path), f"{path}: cannot read ({type(err).__name__})"))
+                continue
             if not job.notes:
                 ready.append(job)  # an empty JSONL/CSV file is written back as it is
                 continue
