@@ -1,6 +1,7 @@
 """The batch runner and the `deidentify` command on tmp folders, with the
 rules-only pipeline (blank_deid + deid_sections + deid_phi_rules +
 deid_reconciler), which runs offline on CPU."""
+
 import csv
 import json
 import re
@@ -48,7 +49,9 @@ def write_inputs(folder: Path, notes) -> Path:
     for note in notes[:4]:
         write_i2b2_2014(note, folder / f"{note.note_id}.xml")
     for note in notes[4:]:
-        (folder / f"{note.note_id}.txt").write_bytes(note.text.replace("\n", "\r\n").encode("utf-8"))
+        (folder / f"{note.note_id}.txt").write_bytes(
+            note.text.replace("\n", "\r\n").encode("utf-8")
+        )
     (folder / "000-00.xml").write_text(f"<deIdi2b2><TEXT>{SECRET} was seen", encoding="utf-8")
     return folder
 
@@ -105,10 +108,13 @@ def test_gold_strings_tagged_by_the_pipeline_never_reach_the_output(tmp_path, nl
         ents = nlp(note.text).ents
         for mention in note.mentions:
             if any(e.start_char <= mention.start and mention.end <= e.end_char for e in ents):
-                value = note.text[mention.start:mention.end]
+                value = note.text[mention.start : mention.end]
                 pattern = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
-                untagged = sum(1 for m in pattern.finditer(note.text)
-                               if not any(e.start_char <= m.start() < e.end_char for e in ents))
+                untagged = sum(
+                    1
+                    for m in pattern.finditer(note.text)
+                    if not any(e.start_char <= m.start() < e.end_char for e in ents)
+                )
                 assert len(pattern.findall(released)) <= untagged
                 checked += 1
     assert checked > 20
@@ -117,7 +123,9 @@ def test_gold_strings_tagged_by_the_pipeline_never_reach_the_output(tmp_path, nl
 def test_resume_after_an_interrupted_run(tmp_path, nlp, notes, monkeypatch):
     source = write_inputs(tmp_path / "in", notes)
     mapping = tmp_path / "private" / "mapping.json"
-    reference = run_batch(nlp, Deidentifier("surrogate", seed="r"), source, tmp_path / "clean", progress=False)
+    reference = run_batch(
+        nlp, Deidentifier("surrogate", seed="r"), source, tmp_path / "clean", progress=False
+    )
     assert reference.files_written == 8
 
     real_pipe = nlp.pipe
@@ -130,11 +138,20 @@ def test_resume_after_an_interrupted_run(tmp_path, nlp, notes, monkeypatch):
 
     monkeypatch.setattr(nlp, "pipe", interrupted_pipe)
     with pytest.raises(KeyboardInterrupt):
-        run_batch(nlp, Deidentifier("surrogate", seed="r"), source, tmp_path / "out",
-                  mapping_path=mapping, checkpoint_files=1, progress=False)
+        run_batch(
+            nlp,
+            Deidentifier("surrogate", seed="r"),
+            source,
+            tmp_path / "out",
+            mapping_path=mapping,
+            checkpoint_files=1,
+            progress=False,
+        )
     monkeypatch.undo()
     done = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert len(done) == 3 and not [p for p in (tmp_path / "out").rglob(".*")]  # no temporary files left
+    assert len(done) == 3 and not [
+        p for p in (tmp_path / "out").rglob(".*")
+    ]  # no temporary files left
     deid = Deidentifier("surrogate", mapping=DeidMapping.from_disk(mapping))
     summary = run_batch(nlp, deid, source, tmp_path / "out", mapping_path=mapping, progress=False)
     assert summary.files_resumed == 3 and summary.files_written == 5 and summary.notes == 5
@@ -145,8 +162,15 @@ def test_resume_after_an_interrupted_run(tmp_path, nlp, notes, monkeypatch):
 def test_two_processes_give_the_same_output_as_one(tmp_path, model_dir, notes):
     source = write_inputs(tmp_path / "in", notes)
     for n_process in (1, 2):
-        summary = run_batch(spacy.load(model_dir), Deidentifier("surrogate", seed="p"), source,
-                            tmp_path / f"out{n_process}", n_process=n_process, batch_size=2, progress=False)
+        summary = run_batch(
+            spacy.load(model_dir),
+            Deidentifier("surrogate", seed="p"),
+            source,
+            tmp_path / f"out{n_process}",
+            n_process=n_process,
+            batch_size=2,
+            progress=False,
+        )
         assert summary.notes == 8 and summary.files_failed == 1
     for path in (tmp_path / "out1").iterdir():
         assert (tmp_path / "out2" / path.name).read_bytes() == path.read_bytes()
@@ -161,7 +185,9 @@ def test_atomic_write_leaves_no_partial_file(tmp_path, nlp, notes, monkeypatch):
 
     monkeypatch.setattr(files.os, "replace", broken_replace)
     summary = run_batch(nlp, Deidentifier(), source, tmp_path / "out", progress=False)
-    assert summary.files_written == 0 and summary.files_failed == 2  # the corrupt input and the write
+    assert (
+        summary.files_written == 0 and summary.files_failed == 2
+    )  # the corrupt input and the write
     assert list((tmp_path / "out").iterdir()) == []
 
 
@@ -170,23 +196,41 @@ def test_jsonl_and_csv_keep_their_other_fields(tmp_path, nlp, notes):
     source.mkdir()
     with (source / "notes.jsonl").open("w", encoding="utf-8") as file_:
         for note in notes[:3]:
-            file_.write(json.dumps({"id": note.note_id, "text": note.text, "patient_id": note.patient_id}) + "\n")
+            file_.write(
+                json.dumps({"id": note.note_id, "text": note.text, "patient_id": note.patient_id})
+                + "\n"
+            )
     with (source / "notes.csv").open("w", encoding="utf-8", newline="") as file_:
         writer = csv.DictWriter(file_, fieldnames=["id", "mrn_of_patient", "text"])
         writer.writeheader()
         for note in notes[3:6]:
-            writer.writerow({"id": note.note_id, "mrn_of_patient": note.patient_id, "text": note.text})
-    (source / "broken.jsonl").write_text('{"text": "ok"}\n{"text": ' + json.dumps(SECRET) + "\n", encoding="utf-8")
-    summary = run_batch(nlp, Deidentifier("numbered"), source, tmp_path / "out", progress=False,
-                        audit_dir=tmp_path / "audit")
+            writer.writerow(
+                {"id": note.note_id, "mrn_of_patient": note.patient_id, "text": note.text}
+            )
+    (source / "broken.jsonl").write_text(
+        '{"text": "ok"}\n{"text": ' + json.dumps(SECRET) + "\n", encoding="utf-8"
+    )
+    summary = run_batch(
+        nlp,
+        Deidentifier("numbered"),
+        source,
+        tmp_path / "out",
+        progress=False,
+        audit_dir=tmp_path / "audit",
+    )
     assert summary.files_written == 2 and summary.files_failed == 1 and summary.notes == 6
     assert "broken.jsonl: line 2" in summary.failed[0][1] and SECRET not in summary.failed[0][1]
-    records = [json.loads(line) for line in (tmp_path / "out" / "notes.jsonl").read_text("utf-8").splitlines()]
+    records = [
+        json.loads(line)
+        for line in (tmp_path / "out" / "notes.jsonl").read_text("utf-8").splitlines()
+    ]
     assert [r["id"] for r in records] == [n.note_id for n in notes[:3]]
     assert all("[DATE-" in r["text"] for r in records)
     with (tmp_path / "out" / "notes.csv").open(encoding="utf-8", newline="") as file_:
         rows = list(csv.DictReader(file_))
-    assert [r["id"] for r in rows] == [n.note_id for n in notes[3:6]] and all("[DATE-" in r["text"] for r in rows)
+    assert [r["id"] for r in rows] == [n.note_id for n in notes[3:6]] and all(
+        "[DATE-" in r["text"] for r in rows
+    )
     audit = sorted(p.name for p in (tmp_path / "audit").iterdir())
     assert audit == [f"notes-{kind}-{i:04d}.xml" for kind in ("csv", "jsonl") for i in (1, 2, 3)]
     tags = read_i2b2_2014(tmp_path / "audit" / "notes-jsonl-0001.xml").mentions
@@ -196,16 +240,31 @@ def test_jsonl_and_csv_keep_their_other_fields(tmp_path, nlp, notes):
 def test_cli_deidentify(tmp_path, model_dir, notes):
     source = write_inputs(tmp_path / "in", notes)
     mapping = tmp_path / "private" / "mapping.json"
-    args = ["deidentify", str(source), str(tmp_path / "out"), "--model", str(model_dir),
-            "--operator", "surrogate", "--mapping", str(mapping), "--no-progress",
-            "--subtype-operator", "STATE=placeholder"]
+    args = [
+        "deidentify",
+        str(source),
+        str(tmp_path / "out"),
+        "--model",
+        str(model_dir),
+        "--operator",
+        "surrogate",
+        "--mapping",
+        str(mapping),
+        "--no-progress",
+        "--subtype-operator",
+        "STATE=placeholder",
+    ]
     result = CliRunner().invoke(app, args)
-    assert result.exit_code == 1, result.output  # the corrupt file makes the run fail, after the others
+    assert (
+        result.exit_code == 1
+    ), result.output  # the corrupt file makes the run fail, after the others
     assert "files written: 8" in result.output and "failed: 1" in result.output
     assert "000-00.xml" in result.output and SECRET not in result.output
     assert mapping.exists() and DeidMapping.from_disk(mapping).patients
     for note in notes[4:]:
-        assert note.text.replace("\n", "\r\n") != (tmp_path / "out" / f"{note.note_id}.txt").read_text("utf-8")
+        assert note.text.replace("\n", "\r\n") != (
+            tmp_path / "out" / f"{note.note_id}.txt"
+        ).read_text("utf-8")
     again = CliRunner().invoke(app, args)
     assert "already done (resumed): 8" in again.output
     bad = CliRunner().invoke(app, args[:3] + ["--model", str(model_dir), "--operator", "scramble"])
@@ -216,10 +275,26 @@ def test_cli_config_file(tmp_path, model_dir, notes):
     source = write_inputs(tmp_path / "in", notes[4:5])
     (source / "000-00.xml").unlink()
     config = tmp_path / "deid.cfg"
-    config.write_text('[deidentifier]\n@misc = "spacy-deid.Deidentifier.v1"\noperator = "placeholder"\n'
-                      'operators = {"DATE": "remove"}\n', encoding="utf-8")
-    result = CliRunner().invoke(app, ["deidentify", str(source), str(tmp_path / "out"), "--model",
-                                      str(model_dir), "--config", str(config), "--no-progress", "--seed", "s"])
+    config.write_text(
+        '[deidentifier]\n@misc = "spacy-deid.Deidentifier.v1"\noperator = "placeholder"\n'
+        'operators = {"DATE": "remove"}\n',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(
+        app,
+        [
+            "deidentify",
+            str(source),
+            str(tmp_path / "out"),
+            "--model",
+            str(model_dir),
+            "--config",
+            str(config),
+            "--no-progress",
+            "--seed",
+            "s",
+        ],
+    )
     assert result.exit_code == 0, result.output
     released = read_i2b2_2014(tmp_path / "out" / f"{notes[4].note_id}.xml")
     assert "[DATE]" not in released.text and "[" in released.text

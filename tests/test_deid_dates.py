@@ -1,4 +1,5 @@
 """Date shifting (spacy_deid.deid.dates): intervals and written formats kept."""
+
 import datetime as dt
 
 import pytest
@@ -61,6 +62,8 @@ def test_month_day_dates_shift_from_the_notes_reference_year():
     assert reference_year(["March", "5/6/2020", "2019"]) == 2020
 
 
-@pytest.mark.parametrize("text", ["Thanksgiving", "2/30/2019", "13/45/2019", "the other day", "", "summer", "Mondayss"])
+@pytest.mark.parametrize(
+    "text", ["Thanksgiving", "2/30/2019", "13/45/2019", "the other day", "", "summer", "Mondayss"]
+)
 def test_unreadable_dates_are_none(text):
     assert shift_date(text, 10) is None

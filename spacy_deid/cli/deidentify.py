@@ -1,4 +1,5 @@
 """`spacy-deid deidentify`: release de-identified copies of a folder of notes."""
+
 from pathlib import Path
 from typing import List, Optional
 
@@ -18,39 +19,68 @@ CONFIG_SECTION = "deidentifier"
 
 @app.command("deidentify")
 def deidentify_cli(
-    input_path: Path = typer.Argument(..., help="A file or folder of .txt, i2b2 2014 .xml, .jsonl or .csv notes"),
-    output_dir: Path = typer.Argument(..., help="Folder for the released files (same names and formats)"),
-    model: str = typer.Option(..., "--model", "-m", help="Pipeline (name or path) that sets PHI doc.ents"),
+    input_path: Path = typer.Argument(
+        ..., help="A file or folder of .txt, i2b2 2014 .xml, .jsonl or .csv notes"
+    ),
+    output_dir: Path = typer.Argument(
+        ..., help="Folder for the released files (same names and formats)"
+    ),
+    model: str = typer.Option(
+        ..., "--model", "-m", help="Pipeline (name or path) that sets PHI doc.ents"
+    ),
     operator: str = typer.Option(
-        ops.PLACEHOLDER, "--operator", "-o",
+        ops.PLACEHOLDER,
+        "--operator",
+        "-o",
         help=f"Replacement for every subtype: {', '.join(ops.GENERAL_OPERATORS)} (DATE under surrogate is shifted)",
     ),
     subtype_operator: List[str] = typer.Option(
-        [], "--subtype-operator", "-s",
+        [],
+        "--subtype-operator",
+        "-s",
         help=f"SUBTYPE=operator, repeatable (operators: {', '.join(ops.OPERATORS)}); AGE defaults to hipaa_age",
     ),
     config: Optional[Path] = typer.Option(
-        None, "--config", "-c",
+        None,
+        "--config",
+        "-c",
         help=f"A .cfg file whose {CONFIG_SECTION!r} block (spacy-deid.Deidentifier.v1) sets the operators",
     ),
     mapping: Optional[Path] = typer.Option(
-        None, "--mapping",
+        None,
+        "--mapping",
         help="Mapping file (PHI! keep it away from the output): loaded if it exists, saved as the run goes",
     ),
-    seed: Optional[str] = typer.Option(None, "--seed", help="Secret seed for surrogates and date offsets"),
-    date_shift_min: int = typer.Option(-365, "--date-shift-min", help="Smallest date offset, in days"),
-    date_shift_max: int = typer.Option(365, "--date-shift-max", help="Largest date offset, in days"),
+    seed: Optional[str] = typer.Option(
+        None, "--seed", help="Secret seed for surrogates and date offsets"
+    ),
+    date_shift_min: int = typer.Option(
+        -365, "--date-shift-min", help="Smallest date offset, in days"
+    ),
+    date_shift_max: int = typer.Option(
+        365, "--date-shift-max", help="Largest date offset, in days"
+    ),
     n_process: int = typer.Option(1, "--n-process", "-n", min=1, help="Processes for nlp.pipe"),
-    batch_size: int = typer.Option(32, "--batch-size", "-b", min=1, help="Notes per nlp.pipe batch"),
-    text_field: str = typer.Option(DEFAULT_TEXT_FIELD, "--text-field", help="JSONL field / CSV column with the text"),
+    batch_size: int = typer.Option(
+        32, "--batch-size", "-b", min=1, help="Notes per nlp.pipe batch"
+    ),
+    text_field: str = typer.Option(
+        DEFAULT_TEXT_FIELD, "--text-field", help="JSONL field / CSV column with the text"
+    ),
     patient_field: str = typer.Option(
-        DEFAULT_PATIENT_FIELD, "--patient-field", help="JSONL field / CSV column with the patient id (optional)"
+        DEFAULT_PATIENT_FIELD,
+        "--patient-field",
+        help="JSONL field / CSV column with the patient id (optional)",
     ),
     audit_dir: Optional[Path] = typer.Option(
         None, "--audit-dir", help="Also write i2b2 XML per note with the replacements tagged"
     ),
-    overwrite: bool = typer.Option(False, "--overwrite", help="Redo files whose output exists (default: resume)"),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a notes/s progress bar"),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Redo files whose output exists (default: resume)"
+    ),
+    progress: bool = typer.Option(
+        True, "--progress/--no-progress", help="Show a notes/s progress bar"
+    ),
 ) -> None:
     """De-identify notes with a pipeline: placeholders, numbered placeholders,
     consistent surrogates with per-patient date shifting, or removal."""
@@ -75,18 +105,31 @@ def deidentify_cli(
                 deid.mapping.seed = seed
         else:
             overrides = ops.parse_overrides(subtype_operator)
-            deid = Deidentifier(operator, overrides, seed, date_shift_min, date_shift_max, mapping=deid_mapping)
+            deid = Deidentifier(
+                operator, overrides, seed, date_shift_min, date_shift_max, mapping=deid_mapping
+            )
     except ValueError as err:
         msg.fail(str(err), exits=1)
     if mapping is None and seed is None:
-        msg.warn("No --mapping or --seed: surrogates and date offsets of this run cannot be "
-                 "reproduced by a later (or resumed) run")
+        msg.warn(
+            "No --mapping or --seed: surrogates and date offsets of this run cannot be "
+            "reproduced by a later (or resumed) run"
+        )
     nlp = spacy.load(model)
     try:
         summary = run_batch(
-            nlp, deid, input_path, output_dir, n_process=n_process, batch_size=batch_size,
-            text_field=text_field, patient_field=patient_field, mapping_path=mapping,
-            audit_dir=audit_dir, overwrite=overwrite, progress=progress,
+            nlp,
+            deid,
+            input_path,
+            output_dir,
+            n_process=n_process,
+            batch_size=batch_size,
+            text_field=text_field,
+            patient_field=patient_field,
+            mapping_path=mapping,
+            audit_dir=audit_dir,
+            overwrite=overwrite,
+            progress=progress,
         )
     except (FileNotFoundError, ValueError) as err:
         msg.fail(str(err), exits=1)

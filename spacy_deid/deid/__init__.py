@@ -6,6 +6,7 @@ the HIPAA age rule; `DeidMapping` (mapping.py) keeps the surrogates per
 patient across runs (it is PHI itself); `run_batch` (batch.py) does it for
 folders of .txt, i2b2 XML, JSONL and CSV files.
 """
+
 from .mapping import DeidMapping, MappingFormatError, PatientState
 from .operators import GENERAL_OPERATORS, OPERATORS, parse_overrides, resolve_operators
 from .release import Deidentifier, Released, ReleasedSpan, make_deidentifier

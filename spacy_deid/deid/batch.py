@@ -8,6 +8,7 @@ number of processes. Finished files are written atomically in checkpoints
 outputs that exist. A file that cannot be read is reported by name and
 problem and skipped; the summary counts it. Nothing logged holds note text.
 """
+
 import sys
 import time
 from collections import Counter
@@ -124,13 +125,19 @@ class BatchRunner:
         bar = _progress_bar(self.progress)
         try:
             stream = self._notes(pending, jobs, ready, summary)
-            docs = self.nlp.pipe(stream, as_tuples=True, n_process=self.n_process, batch_size=self.batch_size)
+            docs = self.nlp.pipe(
+                stream, as_tuples=True, n_process=self.n_process, batch_size=self.batch_size
+            )
             for doc, (job_index, note_index) in docs:
                 job = jobs[job_index]
                 note = job.notes[note_index]
                 if doc.text != note.text:  # a pipeline that changed the text cannot be released
                     raise RuntimeError(f"{job.source}: the pipeline changed the note text")
-                patient = note.patient_id if note.patient_id is not None else f"note:{job.relative}:{note.note_id}"
+                patient = (
+                    note.patient_id
+                    if note.patient_id is not None
+                    else f"note:{job.relative}:{note.note_id}"
+                )
                 released = self.deid.release_doc(doc, patient_key=patient)
                 job.released[note_index] = released
                 summary.notes += 1
@@ -184,14 +191,18 @@ class BatchRunner:
                 atomic_write_text(output_path(output_dir, job.relative), job.render(job.released))
                 summary.files_written += 1
             except OSError as err:
-                summary.failed.append((str(job.source), f"{job.source}: cannot write output ({err.strerror})"))
+                summary.failed.append(
+                    (str(job.source), f"{job.source}: cannot write output ({err.strerror})")
+                )
         ready.clear()
 
     def _write_audit(self, job: FileJob) -> None:
         paths = audit_path(self.audit_dir, job.relative)
         for index, (note, released) in enumerate(zip(job.notes, job.released)):
             path = paths(index)
-            atomic_write_text(path, note_to_i2b2_2014(released_note(path.stem, released, note.patient_id)))
+            atomic_write_text(
+                path, note_to_i2b2_2014(released_note(path.stem, released, note.patient_id))
+            )
 
 
 def _progress_bar(enabled: bool):
@@ -203,6 +214,8 @@ def _progress_bar(enabled: bool):
     return tqdm(unit=" notes", file=sys.stderr, desc="deidentify", dynamic_ncols=True)
 
 
-def run_batch(nlp: Language, deid: Deidentifier, input_path: Path, output_dir: Path, **settings) -> BatchSummary:
+def run_batch(
+    nlp: Language, deid: Deidentifier, input_path: Path, output_dir: Path, **settings
+) -> BatchSummary:
     """De-identify the files under `input_path` into `output_dir` (see BatchRunner)."""
     return BatchRunner(nlp, deid, **settings).run(input_path, output_dir)

@@ -9,6 +9,7 @@ month and day without a year in the note's reference year) so that intervals
 between the mentions of a patient are preserved as well as the written
 precision allows.
 """
+
 import datetime as dt
 import re
 from dataclasses import dataclass
@@ -101,7 +102,7 @@ def shift_date(text: str, days: int, reference_year: int = DEFAULT_REFERENCE_YEA
         if shifted_other is None:
             return None
         start = text.index(stripped[:1])
-        return text[:start] + shifted_other + text[start + len(stripped):]
+        return text[:start] + shifted_other + text[start + len(stripped) :]
     if parsed.date is None:  # a weekday alone moves by the offset modulo 7
         shifted = _PROBE + dt.timedelta(days=(parsed.weekday - _PROBE.weekday()) + days)
     else:
@@ -115,7 +116,7 @@ def shift_date(text: str, days: int, reference_year: int = DEFAULT_REFERENCE_YEA
     elif stripped.islower():
         rendered = rendered.lower()
     start = text.index(stripped[:1]) if stripped else 0
-    return text[:start] + rendered + text[start + len(stripped):]
+    return text[:start] + rendered + text[start + len(stripped) :]
 
 
 # Seasons with a year ("summer 2019", "Fall of 2019"): anchored mid-season.
@@ -123,8 +124,10 @@ _SEASON_YEAR = re.compile(
     r"(?P<season>" + "|".join(formats.SEASONS) + r")(?P<between>\s+(?:of\s+)?)(?P<year>\d{4})", re.I
 )
 _SEASON_MONTH = {"winter": 1, "spring": 4, "summer": 7, "fall": 10, "autumn": 10}
-_SEASON_OF_MONTH = {m: ("winter" if m in (12, 1, 2) else "spring" if m <= 5 else "summer" if m <= 8 else "fall")
-                    for m in range(1, 13)}
+_SEASON_OF_MONTH = {
+    m: ("winter" if m in (12, 1, 2) else "spring" if m <= 5 else "summer" if m <= 8 else "fall")
+    for m in range(1, 13)
+}
 # Plural weekdays ("on Tuesdays"): the weekday moves, the plural stays.
 _PLURAL_WEEKDAY = re.compile(r"(?P<day>" + "|".join(formats.WEEKDAYS) + r")s", re.I)
 
@@ -134,11 +137,17 @@ def _shift_season(text: str, days: int) -> Optional[str]:
     if match is None:
         return None
     season = match.group("season")
-    moved = dt.date(int(match.group("year")), _SEASON_MONTH[season.lower()], 15) + dt.timedelta(days=days)
+    moved = dt.date(int(match.group("year")), _SEASON_MONTH[season.lower()], 15) + dt.timedelta(
+        days=days
+    )
     new_season = _SEASON_OF_MONTH[moved.month]
     if new_season == "fall" and season.lower() == "autumn":
         new_season = "autumn"
-    new_season = new_season.upper() if season.isupper() else new_season.title() if season[0].isupper() else new_season
+    new_season = (
+        new_season.upper()
+        if season.isupper()
+        else new_season.title() if season[0].isupper() else new_season
+    )
     return f"{new_season}{match.group('between')}{moved.year}"
 
 

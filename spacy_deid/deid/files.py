@@ -1,4 +1,5 @@
 """Atomic file writes: a reader (or a resumed run) never sees half a file."""
+
 import os
 import tempfile
 from pathlib import Path
@@ -7,7 +8,9 @@ from pathlib import Path
 def atomic_write_text(path: Path, text: str, private: bool = False) -> Path:
     """Write `text` (UTF-8, newlines untouched) so `path` is either old or whole."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    descriptor, temporary = tempfile.mkstemp(
+        prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+    )
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file_:
             file_.write(text)

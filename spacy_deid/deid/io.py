@@ -12,6 +12,7 @@ the content. Every output is written atomically: to a hidden temporary file
 in the same folder, then renamed, so an interrupted run leaves no
 half-written file.
 """
+
 import csv
 import io
 import json
@@ -69,8 +70,12 @@ def _decode(path: Path, data: bytes) -> str:
         raise InputError(f"{path}: bytes {err.start}-{err.end} are not valid UTF-8") from None
 
 
-def read_job(path: Path, relative: Path, text_field: str = DEFAULT_TEXT_FIELD,
-             patient_field: str = DEFAULT_PATIENT_FIELD) -> FileJob:
+def read_job(
+    path: Path,
+    relative: Path,
+    text_field: str = DEFAULT_TEXT_FIELD,
+    patient_field: str = DEFAULT_PATIENT_FIELD,
+) -> FileJob:
     """Read one input file into a job; raises InputError for a bad file."""
     suffix = path.suffix.lower()
     try:
@@ -99,14 +104,22 @@ def _read_xml(path: Path, relative: Path) -> FileJob:
     # Gold tags are not needed to release the text: problems with them are
     # skipped (lenient), a malformed file still fails.
     note = read_i2b2_2014(path, ProblemLog(lenient=True))
-    return FileJob(path, relative, [NoteIn(note.text, note.note_id, note.patient_id)],
-                   lambda released: note_to_i2b2_2014(released_note(note.note_id, released[0])))
+    return FileJob(
+        path,
+        relative,
+        [NoteIn(note.text, note.note_id, note.patient_id)],
+        lambda released: note_to_i2b2_2014(released_note(note.note_id, released[0])),
+    )
 
 
 def released_note(note_id: str, released: Released, patient_id: Optional[str] = None) -> Note:
     """The released text as a Note whose mentions are the replacements (for audit XML)."""
     # A removed span has no characters left to tag.
-    mentions = [PhiMention(s.start, s.end, s.label, comment=s.operator) for s in released.spans if s.end > s.start]
+    mentions = [
+        PhiMention(s.start, s.end, s.label, comment=s.operator)
+        for s in released.spans
+        if s.end > s.start
+    ]
     return Note(note_id=note_id, text=released.text, mentions=mentions, patient_id=patient_id)
 
 
@@ -121,12 +134,20 @@ def _read_jsonl(path: Path, relative: Path, text_field: str, patient_field: str)
         try:
             record = json.loads(line)
         except json.JSONDecodeError as err:
-            raise InputError(f"{path}: line {number}: not valid JSON (column {err.colno})") from None
+            raise InputError(
+                f"{path}: line {number}: not valid JSON (column {err.colno})"
+            ) from None
         if not isinstance(record, dict) or not isinstance(record.get(text_field), str):
             raise InputError(f"{path}: line {number}: no string field {text_field!r}")
         patient = record.get(patient_field)
         records.append(record)
-        notes.append(NoteIn(record[text_field], f"{path.stem}:{number}", None if patient is None else str(patient)))
+        notes.append(
+            NoteIn(
+                record[text_field],
+                f"{path.stem}:{number}",
+                None if patient is None else str(patient),
+            )
+        )
 
     def render(released: Sequence[Released]) -> str:
         out, texts = [], iter(released)
@@ -135,7 +156,7 @@ def _read_jsonl(path: Path, relative: Path, text_field: str, patient_field: str)
                 out.append(line)
                 continue
             record = {**record, text_field: next(texts).text}
-            ending = line[len(line.rstrip("\r\n")):]
+            ending = line[len(line.rstrip("\r\n")) :]
             out.append(json.dumps(record, ensure_ascii=False) + ending)
         return "".join(out)
 
@@ -149,12 +170,16 @@ def _read_csv(path: Path, relative: Path, text_field: str, patient_field: str) -
         fieldnames = list(reader.fieldnames or [])
         rows = list(reader)
     except csv.Error as err:
-        raise InputError(f"{path}: line {reader.line_num}: malformed CSV ({type(err).__name__})") from None
+        raise InputError(
+            f"{path}: line {reader.line_num}: malformed CSV ({type(err).__name__})"
+        ) from None
     if text_field not in fieldnames:
         raise InputError(f"{path}: no column {text_field!r} in the header")
     for number, row in enumerate(rows, 2):
         if None in row or row.get(text_field) is None:
-            raise InputError(f"{path}: row {number}: the number of fields does not match the header")
+            raise InputError(
+                f"{path}: row {number}: the number of fields does not match the header"
+            )
     notes = [
         NoteIn(row[text_field], f"{path.stem}:{number}", row.get(patient_field) or None)
         for number, row in enumerate(rows, 2)
@@ -177,6 +202,7 @@ def input_files(path: Path) -> List[Path]:
     if path.is_file():
         return [path]
     return sorted(
-        p for p in path.rglob("*")
+        p
+        for p in path.rglob("*")
         if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
     )

@@ -5,6 +5,7 @@ offset of every patient and the seed that derives new surrogates; anyone with
 it can undo the de-identification. Keep it with the original notes, never
 with the released ones.
 """
+
 import json
 import secrets
 from dataclasses import dataclass, field
@@ -81,12 +82,16 @@ class DeidMapping:
     def from_dict(cls, data: Dict) -> "DeidMapping":
         return cls(
             seed=str(data["seed"]),
-            patients={k: PatientState.from_dict(v) for k, v in (data.get("patients") or {}).items()},
+            patients={
+                k: PatientState.from_dict(v) for k, v in (data.get("patients") or {}).items()
+            },
         )
 
     def to_disk(self, path: Union[str, Path]) -> Path:
         """Write atomically (a temporary file renamed over the old one), readable by the owner only."""
-        return atomic_write_text(Path(path), json.dumps(self.to_dict(), ensure_ascii=False), private=True)
+        return atomic_write_text(
+            Path(path), json.dumps(self.to_dict(), ensure_ascii=False), private=True
+        )
 
     @classmethod
     def from_disk(cls, path: Union[str, Path]) -> "DeidMapping":
@@ -94,7 +99,9 @@ class DeidMapping:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
-            raise MappingFormatError(f"{path}: not a spacy-deid mapping (unreadable JSON)") from None
+            raise MappingFormatError(
+                f"{path}: not a spacy-deid mapping (unreadable JSON)"
+            ) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT_NAME or "seed" not in data:
             raise MappingFormatError(f"{path}: not a spacy-deid mapping")
         if data.get("version") != FORMAT_VERSION:

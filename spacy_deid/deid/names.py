@@ -10,6 +10,7 @@ known last name first, then a known first name. Relatives sharing a surname
 ("John Smith", "Mary Smith") get different surrogate first names and one
 surrogate surname.
 """
+
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
@@ -44,7 +45,11 @@ def split_name(text: str) -> List[NamePart]:
     words = [m for m in _WORD.finditer(text) if m.group(0).lower() not in TITLES]
     if not words:
         return []
-    if len(words) == 1 and _GLUED_INITIALS.fullmatch(words[0].group(0)) and text.strip() == words[0].group(0):
+    if (
+        len(words) == 1
+        and _GLUED_INITIALS.fullmatch(words[0].group(0))
+        and text.strip() == words[0].group(0)
+    ):
         word = words[0]
         return [NamePart(word.start(), word.end(), INITIALS, word.group(0))]
     comma = text.find(",")
@@ -53,8 +58,17 @@ def split_name(text: str) -> List[NamePart]:
         after = [w for w in words if w.start() > comma]
         roles = [LAST] * len(before) + [FIRST] + [MIDDLE] * (len(after) - 1)
         # A compound surname before the comma ("Van Buren, Martin") is one part.
-        parts = [NamePart(before[0].start(), before[-1].end(), LAST, text[before[0].start():before[-1].end()])]
-        return parts + [NamePart(w.start(), w.end(), r, w.group(0)) for w, r in zip(after, roles[len(before):])]
+        parts = [
+            NamePart(
+                before[0].start(),
+                before[-1].end(),
+                LAST,
+                text[before[0].start() : before[-1].end()],
+            )
+        ]
+        return parts + [
+            NamePart(w.start(), w.end(), r, w.group(0)) for w, r in zip(after, roles[len(before) :])
+        ]
     if len(words) == 1:
         return [NamePart(words[0].start(), words[0].end(), SINGLE, words[0].group(0))]
     roles = [FIRST] + [MIDDLE] * (len(words) - 2) + [LAST]
@@ -74,15 +88,26 @@ class KnownPerson:
 
     def to_dict(self) -> Dict:
         s = self.surrogate
-        return {"first": self.first, "last": self.last, "single": self.single,
-                "single_as_first": self.single_as_first, "middle": self.middle,
-                "surrogate": [s.first, s.last, s.sex, s.middle_initial]}
+        return {
+            "first": self.first,
+            "last": self.last,
+            "single": self.single,
+            "single_as_first": self.single_as_first,
+            "middle": self.middle,
+            "surrogate": [s.first, s.last, s.sex, s.middle_initial],
+        }
 
     @classmethod
     def from_dict(cls, data: Dict) -> "KnownPerson":
         first, last, sex, middle_initial = data["surrogate"]
-        return cls(Person(first, last, sex, middle_initial), data.get("first"), data.get("last"),
-                   data.get("single"), bool(data.get("single_as_first")), dict(data.get("middle") or {}))
+        return cls(
+            Person(first, last, sex, middle_initial),
+            data.get("first"),
+            data.get("last"),
+            data.get("single"),
+            bool(data.get("single_as_first")),
+            dict(data.get("middle") or {}),
+        )
 
 
 def _compatible(known: Optional[str], seen: Optional[str]) -> bool:
@@ -118,7 +143,9 @@ class NameRegistry:
             surrogate = new_person()
             if same_last:  # a relative: same surrogate surname
                 kin = self.people[same_last[0]].surrogate
-                surrogate = Person(surrogate.first, kin.last, surrogate.sex, surrogate.middle_initial)
+                surrogate = Person(
+                    surrogate.first, kin.last, surrogate.sex, surrogate.middle_initial
+                )
             return self._add(KnownPerson(surrogate, first, last), adopt=True)
         # Only initials for the last name ("John S."): match on first name.
         for index, person in enumerate(self.people):
@@ -154,13 +181,14 @@ class NameRegistry:
         self.people.append(person)
         return len(self.people) - 1
 
-    def render(self, text: str, parts: List[NamePart], index: int,
-               middle_name: Callable[[], str]) -> str:
+    def render(
+        self, text: str, parts: List[NamePart], index: int, middle_name: Callable[[], str]
+    ) -> str:
         """The mention written with the person's surrogate, separators kept."""
         person = self.people[index]
         out, position = [], 0
         for part in parts:
-            out.append(text[position:part.start])
+            out.append(text[position : part.start])
             out.append(_match_case(self._surrogate_part(person, part, middle_name), part.text))
             position = part.end
         out.append(text[position:])

@@ -1,14 +1,15 @@
 """Operators: what replaces a PHI span of each subtype in released text.
 
-    placeholder  "[PATIENT]"
-    numbered     "[PATIENT-1]", one number per distinct entity of a patient
-    surrogate    a realistic fictional value, consistent per patient, in the
-                 original's format (for DATE it means `shift`)
-    shift        DATE only: the date moved by the patient's offset, same format
-    hipaa_age    AGE only: ages above 89 become "90+", others are kept
-    keep         the original text (for subtypes a user decides not to hide)
-    remove       nothing
+placeholder  "[PATIENT]"
+numbered     "[PATIENT-1]", one number per distinct entity of a patient
+surrogate    a realistic fictional value, consistent per patient, in the
+             original's format (for DATE it means `shift`)
+shift        DATE only: the date moved by the patient's offset, same format
+hipaa_age    AGE only: ages above 89 become "90+", others are kept
+keep         the original text (for subtypes a user decides not to hide)
+remove       nothing
 """
+
 import re
 from typing import Dict, Iterable, Optional
 
@@ -38,14 +39,20 @@ def resolve_operators(default: str, overrides: Optional[Dict[str, str]] = None) 
     shifted. Raises ValueError for unknown operators or subtypes.
     """
     if default not in GENERAL_OPERATORS:
-        raise ValueError(f"unknown operator {default!r}; choose one of {', '.join(GENERAL_OPERATORS)}")
+        raise ValueError(
+            f"unknown operator {default!r}; choose one of {', '.join(GENERAL_OPERATORS)}"
+        )
     chosen: Dict[str, str] = {}
     for subtype, operator in (overrides or {}).items():
         subtype = labels.normalize_subtype(subtype)
         if operator not in OPERATORS:
-            raise ValueError(f"unknown operator {operator!r} for {subtype}; choose one of {', '.join(OPERATORS)}")
+            raise ValueError(
+                f"unknown operator {operator!r} for {subtype}; choose one of {', '.join(OPERATORS)}"
+            )
         if operator in ONLY_FOR and ONLY_FOR[operator] != subtype:
-            raise ValueError(f"operator {operator!r} applies to {ONLY_FOR[operator]} only, not {subtype}")
+            raise ValueError(
+                f"operator {operator!r} applies to {ONLY_FOR[operator]} only, not {subtype}"
+            )
         chosen[subtype] = operator
     result = {}
     for subtype in labels.SUBTYPES:
@@ -93,7 +100,7 @@ def age_value(text: str) -> Optional[int]:
 
 
 def hipaa_age(text: str, limit: int = HIPAA_AGE_LIMIT) -> Optional[str]:
-    """"90+" for an age at or above `limit` (also "nineties", "a hundred"), else None (keep)."""
+    """ "90+" for an age at or above `limit` (also "nineties", "a hundred"), else None (keep)."""
     value = age_value(text)
     lowered = text.lower()
     if (value is not None and value >= limit) or "ninet" in lowered or "hundred" in lowered:

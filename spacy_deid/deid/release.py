@@ -8,6 +8,7 @@ every character outside the spans kept exactly as it came in.
 `spacy-deid.Deidentifier.v1` builds one from a config block, so the
 operators per subtype can live in a config file.
 """
+
 import random
 import re
 from collections import Counter
@@ -27,11 +28,24 @@ from .mapping import DeidMapping, PatientState
 # Subtypes whose surrogate keeps the character shape of the original
 # (digits for digits, letters for letters), so one value written two ways
 # ("617-555-0112", "6175550112") keeps one surrogate in both shapes.
-SHAPED = frozenset({
-    labels.PHONE, labels.FAX, labels.ZIP, labels.SSN, labels.MEDICALRECORD, labels.HEALTHPLAN,
-    labels.ACCOUNT, labels.LICENSE, labels.VEHICLE, labels.DEVICE, labels.BIOID, labels.IDNUM,
-    labels.IPADDR, labels.ROOM,
-})
+SHAPED = frozenset(
+    {
+        labels.PHONE,
+        labels.FAX,
+        labels.ZIP,
+        labels.SSN,
+        labels.MEDICALRECORD,
+        labels.HEALTHPLAN,
+        labels.ACCOUNT,
+        labels.LICENSE,
+        labels.VEHICLE,
+        labels.DEVICE,
+        labels.BIOID,
+        labels.IDNUM,
+        labels.IPADDR,
+        labels.ROOM,
+    }
+)
 NAME_SUBTYPES = frozenset({labels.PATIENT, labels.DOCTOR})
 # Draws before a surrogate that collides with a real value is accepted anyway.
 MAX_DRAWS = 25
@@ -124,7 +138,9 @@ class Deidentifier:
         spans = [(ent.start_char, ent.end_char, ent.label_) for ent in doc.ents]
         return self.release(doc.text, spans, patient_key)
 
-    def release(self, text: str, spans: Iterable[Span3], patient_key: Optional[str] = None) -> Released:
+    def release(
+        self, text: str, spans: Iterable[Span3], patient_key: Optional[str] = None
+    ) -> Released:
         """Released `text` with `spans` ((start, end, label), not overlapping) replaced."""
         ordered = sorted(spans)
         for (s1, e1, _), (s2, _, _) in zip(ordered, ordered[1:]):
@@ -156,19 +172,32 @@ class _DocContext:
     """One document's release: its real values (which no surrogate may reuse)
     and the patient state the surrogates are drawn into."""
 
-    def __init__(self, deid: Deidentifier, text: str, spans: Sequence[Span3], state: PatientState,
-                 patient: str) -> None:
+    def __init__(
+        self,
+        deid: Deidentifier,
+        text: str,
+        spans: Sequence[Span3],
+        state: PatientState,
+        patient: str,
+    ) -> None:
         self.deid, self.text, self.state, self.patient = deid, text, state, patient
         self.real: Set[str] = {" ".join(text[s:e].casefold().split()) for s, e, _ in spans}
         self.real_name_words: Set[str] = {
-            word for s, e, label in spans if label in NAME_SUBTYPES for word in names.real_name_words(text[s:e])
+            word
+            for s, e, label in spans
+            if label in NAME_SUBTYPES
+            for word in names.real_name_words(text[s:e])
         }
         for subtype in NAME_SUBTYPES:
             for person in state.registry(subtype).people:
-                self.real_name_words.update(w for w in (person.first, person.last, person.single) if w)
+                self.real_name_words.update(
+                    w for w in (person.first, person.last, person.single) if w
+                )
         # Real values of the patient's earlier notes are avoided too.
         self.real.update(key.casefold() for values in state.values.values() for key in values)
-        self.reference_year = dates.reference_year(text[s:e] for s, e, label in spans if label == labels.DATE)
+        self.reference_year = dates.reference_year(
+            text[s:e] for s, e, label in spans if label == labels.DATE
+        )
         self.people: Dict[Tuple[int, int], int] = {}
         self._real_pattern: Optional["re.Pattern[str]"] = None
         self._resolve_people(spans)
@@ -182,7 +211,10 @@ class _DocContext:
         """Full names before single words, so "Smith" finds "John Smith" in the same note."""
         mentions = []
         for start, end, label in spans:
-            if label in NAME_SUBTYPES and self.deid.operators[label] in (ops.SURROGATE, ops.NUMBERED):
+            if label in NAME_SUBTYPES and self.deid.operators[label] in (
+                ops.SURROGATE,
+                ops.NUMBERED,
+            ):
                 parts = names.split_name(self.text[start:end])
                 if parts:
                     mentions.append((-len(parts), start, end, label, parts))
@@ -195,13 +227,19 @@ class _DocContext:
             label = next(lb for s, e, lb in spans if (s, e) == (start, end))
             person = self.state.registry(label).people[index]
             if self._collides(f"{person.surrogate.first} {person.surrogate.last}"):
-                person.surrogate = self._new_person(label)
+                person.surrogate = self._new_person(label, salt=f"redraw-{index}")
 
-    def _new_person(self, label: str):
-        count = len(self.state.registry(label).people)
+    def _new_person(self, label: str, salt: str = ""):
+        """A surrogate person whose names are no real name of the patient and
+        who is not already someone else's surrogate."""
+        people = self.state.registry(label).people
+        taken = {(p.surrogate.first, p.surrogate.last) for p in people}
         for draw in range(MAX_DRAWS):
-            person = SurrogateGenerator(rng=self._rng(label, "person", count, draw)).person()
-            if not ({person.first.lower(), person.last.lower()} & self.real_name_words):
+            person = SurrogateGenerator(
+                rng=self._rng(label, "person", len(people), salt, draw)
+            ).person()
+            names_ = {person.first.lower(), person.last.lower()}
+            if not names_ & self.real_name_words and (person.first, person.last) not in taken:
                 return person
         return person
 
@@ -230,7 +268,9 @@ class _DocContext:
         if person is not None:
             registry_ = self.state.registry(label)
             parts = names.split_name(original)
-            middle = lambda: SurrogateGenerator(rng=self._rng(label, "middle", person, original.lower())).first_name()
+            middle = lambda: SurrogateGenerator(
+                rng=self._rng(label, "middle", person, original.lower())
+            ).first_name()
             return operator, registry_.render(original, parts, person, middle)
         return operator, self._surrogate(label, original)
 
@@ -240,7 +280,9 @@ class _DocContext:
         if self._real_pattern is None:
             words = {w for w in self.real | self.real_name_words if len(w) >= 2}
             alternatives = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
-            self._real_pattern = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)" if words else r"(?!)")
+            self._real_pattern = re.compile(
+                rf"(?<!\w)(?:{alternatives})(?!\w)" if words else r"(?!)"
+            )
         return self._real_pattern.search(" ".join(value.casefold().split())) is not None
 
     def date_offset(self) -> int:
@@ -256,7 +298,7 @@ class _DocContext:
     def _surrogate(self, label: str, original: str) -> str:
         stripped = original.strip()
         lead = original[: len(original) - len(original.lstrip())]
-        trail = original[len(original.rstrip()):]
+        trail = original[len(original.rstrip()) :]
         key = _key(label, stripped)
         values = self.state.values.setdefault(label, {})
         if key not in values or self._collides(values[key]):
@@ -273,7 +315,9 @@ class _DocContext:
 
     def _draw(self, label: str, like: str, key: str) -> str:
         for draw in range(MAX_DRAWS):
-            value = SurrogateGenerator(rng=self._rng(label, key, draw)).generate(label, like=like or None)
+            value = SurrogateGenerator(rng=self._rng(label, key, draw)).generate(
+                label, like=like or None
+            )
             if _key(label, value) != key and not self._collides(value):
                 break
         return "".join(c for c in value if c.isalnum()) if label in SHAPED else value
@@ -290,10 +334,12 @@ def make_deidentifier(
 ) -> Deidentifier:
     """A Deidentifier from a config block:
 
-        [deidentifier]
-        @misc = "spacy-deid.Deidentifier.v1"
-        operator = "surrogate"
-        operators = {"AGE": "placeholder"}
-        seed = null
+    [deidentifier]
+    @misc = "spacy-deid.Deidentifier.v1"
+    operator = "surrogate"
+    operators = {"AGE": "placeholder"}
+    seed = null
     """
-    return Deidentifier(operator, dict(operators), seed, date_shift_min_days, date_shift_max_days, age_limit)
+    return Deidentifier(
+        operator, dict(operators), seed, date_shift_min_days, date_shift_max_days, age_limit
+    )
