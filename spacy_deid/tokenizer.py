@@ -19,6 +19,7 @@ docs the same tokens at training and at inference, and `doc.text` is always
 the input text. The exceptions are data (`data/tokenizer_exceptions.jsonl`),
 replaceable through `[initialize.tokenizer]`, and saved with the pipeline.
 """
+
 import re
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
@@ -52,11 +53,17 @@ ALNUM = f"[0-9{ALPHA_LOWER}{ALPHA_UPPER}]"
 THOUSANDS = ",[0-9]{3}(?![0-9])"
 # A glued word: Titlecase or lowercase with at least two lower-case letters
 # ("Sex", "winter", "mg"), a two-letter Titlecase word ("Pt", "Dr", "Hx"),
-# a run of three capitals ("AGE", "DOB") or two and a lower-case ("FHx"). Other short letter runs next to
-# digits are usually codes ("12G00123", "B12", "2D6").
-WORD_AFTER_DIGIT = (
-    f"(?:{UPPER}?{LOWER}{{2}}|{UPPER}{LOWER}(?!{LETTER})|{UPPER}{{3}}|{UPPER}{{2}}{LOWER}(?!{LETTER}))"
-)
+# a run of three capitals ("AGE", "DOB") or two and a lower-case ("FHx").
+# Other short letter runs next to digits are usually codes ("12G00123",
+# "B12", "2D6").
+WORD_AFTER_DIGIT = "(?:" + "|".join(
+    (
+        f"{UPPER}?{LOWER}{{2}}",
+        f"{UPPER}{LOWER}(?!{LETTER})",
+        f"{UPPER}{{3}}",
+        f"{UPPER}{{2}}{LOWER}(?!{LETTER})",
+    )
+) + ")"
 # (as two lookbehinds: Python's must each have a fixed width)
 AFTER_WORD = f"(?:(?<={LOWER}{{2}})|(?<={UPPER}{{3}}))"
 # A capitalised word of three letters or more: what follows an all-caps run
@@ -86,8 +93,25 @@ DIGIT_RULES = {
     "digit_label": f"(?<=[0-9])(?={UPPER}{{2,}}[:#])",
     # "twentyyo": a spelled-out age glued to "yo" (years old).
     "number_word_yo": "(?:"
-    + "|".join(f"(?<={end})" for end in ("ty", "teen", "one", "two", "three", "four", "five", "six",
-                                         "seven", "eight", "nine", "ten", "eleven", "twelve"))
+    + "|".join(
+        f"(?<={end})"
+        for end in (
+            "ty",
+            "teen",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        )
+    )
     + f")(?=yo(?!{LETTER}))",
     # "23F", "27YO", "5PM": a short number (an age, an hour) with one or two
     # capitals glued to it ("12G00123", "2D6" go on with digits and stay).
@@ -107,7 +131,8 @@ PUNCT_RULES = {
     # "12G00123,12N01234": a comma glued between alphanumerics, except a
     # thousands separator ("1,000").
     # ("70748,#390211", "surgeon,.Denies" too).
-    "comma_before": f"(?<={LETTER})(?=,(?:{ALNUM}|#|[.;:]))|(?<=[0-9])(?=,(?:{ALNUM}|#))(?!{THOUSANDS})",
+    "comma_before": f"(?<={LETTER})(?=,(?:{ALNUM}|#|[.;:]))"
+    f"|(?<=[0-9])(?=,(?:{ALNUM}|#))(?!{THOUSANDS})",
     "comma_after": f"(?<={LETTER},)(?={ALNUM}|#)|(?<=[0-9],)(?={ALNUM}|#)(?!{THOUSANDS[1:]})",
     # "MRN:8810245", "2073Age:29": a colon glued to a word on either side
     # (a colon between digits is a time or a ratio and stays).
@@ -138,7 +163,8 @@ SHAPES = {
     # 14:05, 14:05:59
     "time": "(?<![0-9:])[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?![0-9:])",
     # 617-555-0112, 617.555.0112, (617)555-0112, 555-0112
-    "phone": f"{_NOT_DIGIT_BEFORE}(?:\\([0-9]{{3}}\\)|[0-9]{{3}}[-.])?[0-9]{{3}}[-.][0-9]{{4}}(?![0-9-])",
+    "phone": f"{_NOT_DIGIT_BEFORE}(?:\\([0-9]{{3}}\\)|[0-9]{{3}}[-.])?"
+    "[0-9]{3}[-.][0-9]{4}(?![0-9-])",
     # 123-45-6789
     "ssn": f"{_NOT_DIGIT_BEFORE}[0-9]{{3}}-[0-9]{{2}}-[0-9]{{4}}(?![0-9-])",
     # XF-1747210-9837, SCG-0712284, HU2096-44718, 214-B: hyphenated groups of
@@ -150,7 +176,8 @@ SHAPES = {
     # 3rd, 21st: ordinals
     "ordinal": f"{_NOT_DIGIT_BEFORE}[0-9]+(?:st|nd|rd|th)(?!{LOWER})",
     # jane.doe@example.org (the top-level domain ends before a glued word)
-    "email": "(?<![\\w.+-])[\\w.+-]+@(?:[A-Za-z0-9-]+\\.)+(?:[a-z]{2,}(?![a-z0-9])|[A-Z]{2,}(?![A-Za-z0-9]))",
+    "email": "(?<![\\w.+-])[\\w.+-]+@(?:[A-Za-z0-9-]+\\.)+"
+    "(?:[a-z]{2,}(?![a-z0-9])|[A-Z]{2,}(?![A-Za-z0-9]))",
     # https://..., www....; trimmed in _url_spans
     "url": "(?<![\\w/])(?:[A-Za-z][A-Za-z0-9+.-]*://|www\\.)[^\\s<>\"']+",
 }
@@ -272,9 +299,7 @@ class DeidTokenizer:
             "keep_shapes": keep_shapes,
         }
         self._rules = _compile_rules(split_case, split_digits, split_punct)
-        self.set_exceptions(
-            exceptions if exceptions is not None else load_tokenizer_exceptions()
-        )
+        self.set_exceptions(exceptions if exceptions is not None else load_tokenizer_exceptions())
 
     # --- exceptions --------------------------------------------------------
     @property
@@ -368,7 +393,9 @@ class DeidTokenizer:
                 # spaCy keeps an abbreviation's period ("Dr.Smith" -> "Dr."
                 # "Smith"): don't cut it off again.
                 if not (
-                    cut == end - 1 and text[cut] == "." and text[cut - 1].isalpha()
+                    cut == end - 1
+                    and text[cut] == "."
+                    and text[cut - 1].isalpha()
                     and cut not in edges
                 ):
                     bounds.append(cut)
@@ -412,7 +439,9 @@ class DeidTokenizer:
         deserializers = {
             "cfg": lambda b: self._set_cfg(srsly.json_loads(b)),
             "exceptions": lambda b: self.set_exceptions(srsly.json_loads(b)),
-            "base": lambda b: self.base.from_bytes(b, exclude=["vocab"]),  # type: ignore[attr-defined]
+            "base": lambda b: self.base.from_bytes(  # type: ignore[attr-defined]
+                b, exclude=["vocab"]
+            ),
         }
         from_bytes(bytes_data, deserializers, exclude)
         return self
@@ -426,12 +455,16 @@ class DeidTokenizer:
         }
         to_disk(path, serializers, exclude)
 
-    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "DeidTokenizer":
+    def from_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
+    ) -> "DeidTokenizer":
         path = ensure_path(path)
         deserializers = {
             "cfg": lambda p: self._set_cfg(srsly.read_json(p)),
             "exceptions.jsonl": lambda p: self.set_exceptions(read_exceptions(p)),
-            "base": lambda p: self.base.from_disk(p, exclude=["vocab"]),  # type: ignore[attr-defined]
+            "base": lambda p: self.base.from_disk(  # type: ignore[attr-defined]
+                p, exclude=["vocab"]
+            ),
         }
         from_disk(path, deserializers, exclude)
         return self

@@ -1,4 +1,5 @@
 """The section / attribute-value detector (factory "deid_sections")."""
+
 import pytest
 import spacy
 from spacy.tokens import DocBin
@@ -30,10 +31,18 @@ def attributes(doc):
 
 HEADERS = [
     # id, text, expected (header text, label)
-    ("colon", "History of Present Illness:\nShe reports", [("History of Present Illness", "history_of_present_illness")]),
+    (
+        "colon",
+        "History of Present Illness:\nShe reports",
+        [("History of Present Illness", "history_of_present_illness")],
+    ),
     ("upper_no_colon", "MENTAL STATUS EXAM\nCalm.", [("MENTAL STATUS EXAM", "mental_status_exam")]),
     ("abbreviation", "HPI: 45 yo man", [("HPI", "history_of_present_illness")]),
-    ("variant", "Psychiatric History:\nNone", [("Psychiatric History", "past_psychiatric_history")]),
+    (
+        "variant",
+        "Psychiatric History:\nNone",
+        [("Psychiatric History", "past_psychiatric_history")],
+    ),
     ("hx_variant", "Social Hx:\nLives alone", [("Social Hx", "social_history")]),
     ("numbered", "2. Family History:\nNone", [("Family History", "family_history")]),
     ("bulleted", "- Plan\ncontinue", [("Plan", "plan")]),
@@ -42,7 +51,11 @@ HEADERS = [
     ("crlf", "Plan\r\nfollow up", [("Plan", "plan")]),
     ("trailing_spaces", "Allergies   \nNKDA", [("Allergies", "allergies")]),
     ("longest_wins", "Assessment and Plan:\nok", [("Assessment and Plan", "assessment_and_plan")]),
-    ("glued_split_by_tokenizer", "Family History:\nnoneSocial History:\nalone", [("Family History", "family_history")]),
+    (
+        "glued_split_by_tokenizer",
+        "Family History:\nnoneSocial History:\nalone",
+        [("Family History", "family_history")],
+    ),
 ]
 
 
@@ -72,14 +85,30 @@ ATTRIBUTES = [
     ("mrn_number_sign_only", "MRN# 1234567", [("1234567", "mrn")]),
     ("age", "Age: 39", [("39", "age")]),
     ("dob_variant", "Date of Birth: 3/4/2050", [("3/4/2050", "dob")]),
-    ("referral", "Referral source: Dr. Ann Example, outpatient", [("Dr. Ann Example, outpatient", "referral_source")]),
+    (
+        "referral",
+        "Referral source: Dr. Ann Example, outpatient",
+        [("Dr. Ann Example, outpatient", "referral_source")],
+    ),
     ("referred_by", "Referred by: her therapist", [("her therapist", "referral_source")]),
-    ("phone_then_fax", "Phone: 555-201-3344 Fax: 555-201-3399", [("555-201-3344", "phone"), ("555-201-3399", "fax")]),
+    (
+        "phone_then_fax",
+        "Phone: 555-201-3344 Fax: 555-201-3399",
+        [("555-201-3344", "phone"), ("555-201-3399", "fax")],
+    ),
     ("pager", "Pager #12345", [("12345", "pager")]),
     ("email", "E-mail: someone@example.org", [("someone@example.org", "email")]),
-    ("substances", "Alcohol: socially. Tobacco: never. Cocaine: no", [("socially", "alcohol"), ("never", "tobacco"), ("no", "cocaine")]),
+    (
+        "substances",
+        "Alcohol: socially. Tobacco: never. Cocaine: no",
+        [("socially", "alcohol"), ("never", "tobacco"), ("no", "cocaine")],
+    ),
     ("after_section_header", "Substance Use: Cannabis: daily", [("daily", "cannabis")]),
-    ("glued_fields", "Patient:Ann ExampleMRN:7654321DOB:01/02/2050Age:40", [("Ann Example", "name"), ("7654321", "mrn"), ("01/02/2050", "dob"), ("40", "age")]),
+    (
+        "glued_fields",
+        "Patient:Ann ExampleMRN:7654321DOB:01/02/2050Age:40",
+        [("Ann Example", "name"), ("7654321", "mrn"), ("01/02/2050", "dob"), ("40", "age")],
+    ),
     ("value_on_next_line", "Age:\n24Sex:F", [("24", "age"), ("F", "sex")]),
     ("equals", "Weight = 70 kg", [("70 kg", "weight")]),
     ("quoted_value", 'Mood: "okay"', [('"okay"', "mood")]),
@@ -88,7 +117,9 @@ ATTRIBUTES = [
 ]
 
 
-@pytest.mark.parametrize("text,expected", [c[1:] for c in ATTRIBUTES], ids=[c[0] for c in ATTRIBUTES])
+@pytest.mark.parametrize(
+    "text,expected", [c[1:] for c in ATTRIBUTES], ids=[c[0] for c in ATTRIBUTES]
+)
 def test_attribute_values(nlp, text, expected):
     assert attributes(nlp(text)) == expected
 
@@ -133,9 +164,18 @@ def test_note_spans_and_token_extensions(nlp):
         "mental_status_exam",
     ]
     assert [s.label_ for s in doc.spans["attribute_names"]] == [
-        "date", "mrn", "referral_source", "alcohol", "cocaine", "mood",
+        "date",
+        "mrn",
+        "referral_source",
+        "alcohol",
+        "cocaine",
+        "mood",
     ]
-    assert [s.text for s in doc.spans["attribute_names"]][:3] == ["Record date", "MRN", "Referral source"]
+    assert [s.text for s in doc.spans["attribute_names"]][:3] == [
+        "Record date",
+        "MRN",
+        "Referral source",
+    ]
     by_text = {t.text: t for t in doc}
     assert by_text["PSYCHIATRIC"]._.section_name is None
     assert by_text["winter"]._.section_name == "history_of_present_illness"
@@ -144,7 +184,9 @@ def test_note_spans_and_token_extensions(nlp):
     assert by_text["Ann"]._.attribute_name == "referral_source"
     assert by_text["winter"]._.attribute_name is None
     assert by_text["MRN"]._.attribute_name is None  # names are not values
-    assert all(span.id_ for key in ("sections", "attributes", "attribute_names") for span in doc.spans[key])
+    assert all(
+        span.id_ for key in ("sections", "attributes", "attribute_names") for span in doc.spans[key]
+    )
 
 
 def test_results_survive_docbin(nlp):
@@ -173,8 +215,21 @@ def test_package_dictionaries_are_valid_data():
     name_phrases = {e["pattern"].lower() for e in names}
     assert not header_phrases & name_phrases, "a phrase must be a header or an attribute, not both"
     labels = {e["label"] for e in names}
-    assert {"mrn", "age", "phone", "fax", "pager", "referral_source", "dob", "date", "name",
-            "email", "ssn", "health_plan", "account"} <= labels
+    assert {
+        "mrn",
+        "age",
+        "phone",
+        "fax",
+        "pager",
+        "referral_source",
+        "dob",
+        "date",
+        "name",
+        "email",
+        "ssn",
+        "health_plan",
+        "account",
+    } <= labels
 
 
 def test_phi_unexpected_attributes_is_a_hint_from_data(nlp):
@@ -185,14 +240,21 @@ def test_phi_unexpected_attributes_is_a_hint_from_data(nlp):
 
 def test_dictionaries_from_initialize_config(tmp_path):
     sections_path = tmp_path / "sections.jsonl"
-    sections_path.write_text('{"id": "s1", "label": "vitals_and_labs", "pattern": "Vitals and Labs"}\n')
+    sections_path.write_text(
+        '{"id": "s1", "label": "vitals_and_labs", "pattern": "Vitals and Labs"}\n'
+    )
     config = {
         "nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}},
         "initialize": {
             "components": {
                 "deid_sections": {
-                    "sections": {"@misc": "spacy-deid.SectionHeaders.v1", "path": str(sections_path)},
-                    "attributes": [{"id": "a1", "label": "favourite_colour", "pattern": "Favourite colour"}],
+                    "sections": {
+                        "@misc": "spacy-deid.SectionHeaders.v1",
+                        "path": str(sections_path),
+                    },
+                    "attributes": [
+                        {"id": "a1", "label": "favourite_colour", "pattern": "Favourite colour"}
+                    ],
                 }
             }
         },
@@ -227,7 +289,10 @@ def test_round_trip_to_disk_and_spacy_load(tmp_path):
     nlp.initialize()
     detector.set_dictionaries(
         [{"id": "s1", "label": "plan", "pattern": "Plan"}],
-        [{"id": "a1", "label": "mrn", "pattern": "MRN"}, {"id": "a2", "label": "cocaine", "pattern": "Cocaine", "phi_expected": False}],
+        [
+            {"id": "a1", "label": "mrn", "pattern": "MRN"},
+            {"id": "a2", "label": "cocaine", "pattern": "Cocaine", "phi_expected": False},
+        ],
     )
     nlp.to_disk(tmp_path / "pipeline")
     loaded = spacy.load(tmp_path / "pipeline")
@@ -255,6 +320,9 @@ def test_dev_notes_have_sections_and_attributes(nlp, dev_corpus_dir):
     from spacy_deid.corpus import read_corpus
 
     notes = list(read_corpus(dev_corpus_dir))
-    counts = [(len(d.spans["sections"]), len(d.spans["attributes"])) for d in nlp.pipe(n.text for n in notes)]
+    counts = [
+        (len(d.spans["sections"]), len(d.spans["attributes"]))
+        for d in nlp.pipe(n.text for n in notes)
+    ]
     assert sum(1 for s, _ in counts if s) >= len(notes) // 2
     assert all(a for _, a in counts)

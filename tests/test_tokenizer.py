@@ -1,4 +1,5 @@
 """The conjoined-token splitter (spacy-deid.Tokenizer.v1)."""
+
 import functools
 import pickle
 
@@ -56,7 +57,11 @@ SPLITS = [
     ("id_then_word", "SCG-0712284Age", ["SCG-0712284", "Age"]),
     ("id_then_caps", "HU2096-44718DOB", ["HU2096-44718", "DOB"]),
     ("email_then_word", "jdoe@mail.example.eduCell", ["jdoe@mail.example.edu", "Cell"]),
-    ("url_then_word", "https://x.example.org/v/8KQ2-77TDSession", ["https://x.example.org/v/8KQ2-77TD", "Session"]),
+    (
+        "url_then_word",
+        "https://x.example.org/v/8KQ2-77TDSession",
+        ["https://x.example.org/v/8KQ2-77TD", "Session"],
+    ),
     ("name_prefix_then_word", "McDonaldHospital", ["McDonald", "Hospital"]),
     ("unit_after_number", "10mg/dL", ["10", "mg/dL"]),
     ("age_sex", "23F", ["23", "F"]),
@@ -68,7 +73,11 @@ SPLITS = [
     ("digits_then_mixed_word", "2002FHx", ["2002", "FHx"]),
     ("colon_then_bracketed_number", "Fax:(914)", ["Fax", ":", "(", "914", ")"]),
     ("spelled_age_then_yo", "twentyyo", ["twenty", "yo"]),
-    ("url_then_label", "https://x.example.net/blogAttending:", ["https://x.example.net/blog", "Attending", ":"]),
+    (
+        "url_then_label",
+        "https://x.example.net/blogAttending:",
+        ["https://x.example.net/blog", "Attending", ":"],
+    ),
     ("caps_name_then_label", "JOHNMRN:", ["JOHN", "MRN", ":"]),
     ("caps_name_then_label_sign", "JOHNMR#", ["JOHN", "MR", "#"]),
     ("caps_age_is_not_an_id", "43-YEAR-OLD", ["43", "-", "YEAR", "-", "OLD"]),
@@ -182,7 +191,9 @@ def test_rule_groups_can_be_switched_off(flag, text, expected):
 
 
 def test_without_shapes_dates_are_split_as_spacy_does():
-    config = {"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1", "keep_shapes": False}}}
+    config = {
+        "nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1", "keep_shapes": False}}
+    }
     nlp = spacy.blank("en", config=config)
     assert words(nlp, "2094-04-17") == ["2094", "-", "04", "-", "17"]
 
@@ -191,7 +202,9 @@ def test_exceptions_are_data_and_replaceable(nlp):
     entries = load_tokenizer_exceptions()
     assert {"PhD", "McDonald"} & {e["text"] for e in entries} == {"PhD"}
     assert all(e["id"] and e["kind"] in ("literal", "name_prefix", "field_label") for e in entries)
-    custom = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}}})
+    custom = spacy.blank(
+        "en", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}}}
+    )
     custom.tokenizer.initialize(exceptions=[{"id": "x", "kind": "literal", "text": "eVisit"}])
     assert words(custom, "eVisit PhD") == ["eVisit", "Ph", "D"]
     custom.tokenizer.initialize()  # back to the package's exceptions
@@ -278,7 +291,9 @@ def _shared_nlp():
 
 # Characters that exercise every rule: letters of both cases (ASCII and
 # beyond), digits, the glue punctuation, whitespace of all kinds.
-_ALPHABET = st.sampled_from(list("aZqQ09 5\n\r\t.,:;#()[]|/-@_'\"xÉéß") + ["https://", "www.", "Mc"])
+_ALPHABET = st.sampled_from(
+    list("aZqQ09 5\n\r\t.,:;#()[]|/-@_'\"xÉéß") + ["https://", "www.", "Mc"]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -299,7 +314,9 @@ def test_text_is_never_changed_any_text(text):
 def _write_note(folder, name, text, mentions):
     from spacy_deid.corpus import Note, PhiMention, write_i2b2_2014
 
-    note = Note(name, text, [PhiMention(s, e, label, f"P{i}") for i, (s, e, label) in enumerate(mentions)])
+    note = Note(
+        name, text, [PhiMention(s, e, label, f"P{i}") for i, (s, e, label) in enumerate(mentions)]
+    )
     return write_i2b2_2014(note, folder / f"{name}.xml")
 
 

@@ -6,6 +6,7 @@ runs. The command compares spaCy's default English tokenizer with the
 package's tokenizer (`spacy-deid.Tokenizer.v1`) or any pipeline given with
 `--base`. It prints counts, labels and file names, never note text.
 """
+
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,9 +75,7 @@ def default_tokenizers(base: Optional[str] = None) -> Dict[str, Callable[[str], 
 
 
 def _rows(counts: Dict[str, AlignmentCounts]) -> List[Tuple[str, int, int, str]]:
-    return [
-        (name, c.mentions, c.misaligned, f"{100 * c.share:.2f}%") for name, c in counts.items()
-    ]
+    return [(name, c.mentions, c.misaligned, f"{100 * c.share:.2f}%") for name, c in counts.items()]
 
 
 @app.command("check-alignment")

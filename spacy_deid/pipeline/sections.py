@@ -23,6 +23,7 @@ attributes, "phi_expected": false where the value is not an identifier
 ("Mood", "Cocaine"). Such values still mention dates and names now and then
 ("Alcohol: quit in March 2069"), so this is a hint, never a filter.
 """
+
 import re
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
@@ -250,7 +251,9 @@ class SectionDetector:
             return None
         return Span(doc, start, end, label=name.label, span_id=name.id)
 
-    def _set_token_extensions(self, doc: Doc, headers: Sequence[Span], values: Sequence[Span]) -> None:
+    def _set_token_extensions(
+        self, doc: Doc, headers: Sequence[Span], values: Sequence[Span]
+    ) -> None:
         for token in doc:
             token._.section_name = None
             token._.attribute_name = None
@@ -271,7 +274,9 @@ class SectionDetector:
         }
         return to_bytes(serializers, exclude)
 
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "SectionDetector":
+    def from_bytes(
+        self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()
+    ) -> "SectionDetector":
         data: Dict[str, Any] = {}
         deserializers = {
             "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
@@ -291,7 +296,9 @@ class SectionDetector:
         }
         to_disk(path, serializers, exclude)
 
-    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "SectionDetector":
+    def from_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
+    ) -> "SectionDetector":
         path = ensure_path(path)
         data: Dict[str, Any] = {}
         deserializers = {
@@ -327,8 +334,10 @@ def _at_line_start(doc: Doc, start: int) -> bool:
     """Only bullets, numbering or nothing between the line's start and `start`."""
     i = start - 1
     skipped = 0
-    while i >= 0 and skipped < _MAX_NUMBERING_TOKENS and (
-        doc[i].text in _BULLETS or _NUMBERING_RE.match(doc[i].text)
+    while (
+        i >= 0
+        and skipped < _MAX_NUMBERING_TOKENS
+        and (doc[i].text in _BULLETS or _NUMBERING_RE.match(doc[i].text))
     ):
         i -= 1
         skipped += 1
