@@ -17,6 +17,9 @@ DOC_EXTENSIONS: Dict[str, Any] = {
     "patient_id": None,
     # File the note was read from (a path, never text).
     "source_file": None,
+    # The note with its PHI replaced, set by the deid_release component
+    # (spacy_deid/deid/component.py); the Doc's own text is unchanged.
+    "released_text": None,
 }
 SPAN_EXTENSIONS: Dict[str, Any] = {}
 TOKEN_EXTENSIONS: Dict[str, Any] = {

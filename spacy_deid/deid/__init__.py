@@ -7,6 +7,7 @@ patient across runs (it is PHI itself); `run_batch` (batch.py) does it for
 folders of .txt, i2b2 XML, JSONL and CSV files.
 """
 
+from .component import ReleaseComponent, make_release
 from .mapping import DeidMapping, MappingFormatError, PatientState
 from .operators import GENERAL_OPERATORS, OPERATORS, parse_overrides, resolve_operators
 from .release import Deidentifier, Released, ReleasedSpan, make_deidentifier
@@ -18,9 +19,11 @@ __all__ = [
     "MappingFormatError",
     "OPERATORS",
     "PatientState",
+    "ReleaseComponent",
     "Released",
     "ReleasedSpan",
     "make_deidentifier",
+    "make_release",
     "parse_overrides",
     "resolve_operators",
 ]
