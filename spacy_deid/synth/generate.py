@@ -171,7 +171,9 @@ class _NoteWriter:
         else:
             self.add([Seg(title)])
 
-    def narrative(self, section: Section) -> List[List[Seg]]:
+    def choose_templates(self, section: Section):
+        """The section's template pool, its sentence count and the templates drawn
+        (PHI-free "plain" ones mixed in at the section's share)."""
         templates = self.pool(section.pool)
         n = self.count(section)
         n_plain = round(n * section.plain_share) if section.plain_pool else 0
@@ -180,6 +182,10 @@ class _NoteWriter:
             plain = self.pool(section.plain_pool)
             chosen += self.rng.sample(plain, min(len(plain), n_plain))
             self.rng.shuffle(chosen)
+        return templates, n, chosen
+
+    def narrative(self, section: Section) -> List[List[Seg]]:
+        templates, n, chosen = self.choose_templates(section)
         paragraphs: List[List[Seg]] = [[]]
         for template in chosen:
             segs = self.sentence(template)
@@ -248,14 +254,7 @@ class _NoteWriter:
         return lines
 
     def listing(self, section: Section) -> List[List[Seg]]:
-        templates = self.pool(section.pool)
-        n = self.count(section)
-        n_plain = round(n * section.plain_share) if section.plain_pool else 0
-        chosen = self.rng.sample(templates, min(len(templates), max(1, n - n_plain)))
-        if n_plain:
-            plain = self.pool(section.plain_pool)
-            chosen += self.rng.sample(plain, min(len(plain), n_plain))
-            self.rng.shuffle(chosen)
+        templates, n, chosen = self.choose_templates(section)
         if section.pool == "med_trials" and n > len(chosen):  # med lists repeat the simple form
             chosen += [templates[0]] * (n - len(chosen))
         lines = []
