@@ -88,6 +88,10 @@ class SurrogateGenerator:
             out = self.choice("123456789") + out[1:]
         return out
 
+    def letters(self, n: int) -> str:
+        """n random upper-case letters."""
+        return "".join(self.choice(_UPPER) for _ in range(n))
+
     def reshape(self, like: str) -> str:
         """Same shape as `like`: digits → random digits, letters → random
         letters of the same case, everything else kept."""
@@ -309,11 +313,11 @@ class SurrogateGenerator:
 
     def health_plan(self) -> str:
         return self.choice((
-            lambda: f"{''.join(self.choice(_UPPER) for _ in range(3))}{self.digits(9)}",
+            lambda: f"{self.letters(3)}{self.digits(9)}",
             lambda: f"{self.choice(_UPPER)}{self.digits(8)}",
             lambda: self.digits(12),
             lambda: f"{self.digits(3)}-{self.digits(3)}-{self.digits(3)}",
-            lambda: f"{''.join(self.choice(_UPPER) for _ in range(2))}{self.digits(7)}{self.choice(_UPPER)}",
+            lambda: f"{self.letters(2)}{self.digits(7)}{self.choice(_UPPER)}",
         ))()
 
     def account(self) -> str:
@@ -326,7 +330,7 @@ class SurrogateGenerator:
 
     def license(self) -> str:
         return self.choice((
-            lambda: f"{''.join(self.choice(_UPPER) for _ in range(2))}{self.digits(7)}",  # DEA-like
+            lambda: f"{self.letters(2)}{self.digits(7)}",  # DEA-like
             lambda: f"MD{self.digits(5)}",
             lambda: f"{self.digits(5, True)}",
             lambda: f"LICSW {self.digits(5, True)}",
@@ -336,15 +340,15 @@ class SurrogateGenerator:
 
     def vehicle(self) -> str:
         return self.choice((
-            lambda: f"{self.digits(1, True)}{''.join(self.choice(_UPPER) for _ in range(3))}{self.digits(3)}",
-            lambda: f"{''.join(self.choice(_UPPER) for _ in range(3))}-{self.digits(4)}",
-            lambda: f"{self.digits(3)} {''.join(self.choice(_UPPER) for _ in range(3))}",
+            lambda: f"{self.digits(1, True)}{self.letters(3)}{self.digits(3)}",
+            lambda: f"{self.letters(3)}-{self.digits(4)}",
+            lambda: f"{self.digits(3)} {self.letters(3)}",
             lambda: "1" + "".join(self.choice(_UPPER + _DIGITS) for _ in range(16)),  # VIN-like
         ))()
 
     def device(self) -> str:
         return self.choice((
-            lambda: f"{''.join(self.choice(_UPPER) for _ in range(3))}{self.digits(6)}",
+            lambda: f"{self.letters(3)}{self.digits(6)}",
             lambda: f"{self.digits(2)}-{self.digits(5)}-{self.choice(_UPPER)}",
             lambda: f"SN{self.digits(8)}",
             lambda: f"{self.choice(_UPPER)}{self.choice(_UPPER)}{self.digits(3)}{self.choice(_UPPER)}{self.digits(4)}",
@@ -353,7 +357,7 @@ class SurrogateGenerator:
     def bioid(self) -> str:
         return self.choice((
             lambda: f"{self.choice(_UPPER)}{self.digits(2)}-{self.digits(5)}",
-            lambda: f"{''.join(self.choice(_UPPER) for _ in range(2))}{self.digits(7)}",
+            lambda: f"{self.letters(2)}{self.digits(7)}",
             lambda: f"S{self.digits(2)}-{self.digits(4)}",
         ))()
 
@@ -361,7 +365,7 @@ class SurrogateGenerator:
         return self.choice((
             lambda: self.digits(self.rng.randint(5, 10), True),
             lambda: f"{self.digits(2)}{self.choice(_UPPER)}{self.digits(5)}",
-            lambda: f"{''.join(self.choice(_UPPER) for _ in range(2))}-{self.digits(6)}",
+            lambda: f"{self.letters(2)}-{self.digits(6)}",
             lambda: f"{self.digits(4)}-{self.digits(4)}",
             lambda: f"#{self.digits(6)}",
         ))()
