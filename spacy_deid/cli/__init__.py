@@ -33,3 +33,5 @@ from . import alignment  # noqa: E402,F401
 from . import synth  # noqa: E402,F401
 from . import dev_notes  # noqa: E402,F401
 from . import deidentify  # noqa: E402,F401
+from . import wordnet  # noqa: E402,F401
+from . import finetune  # noqa: E402,F401

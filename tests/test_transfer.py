@@ -1,0 +1,64 @@
+"""Transfer learning: the fine-tune config, and both project workflows end to end."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from spacy.util import load_config
+
+from spacy_deid.transfer import finetune_config
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("name", ["cpu", "transformer"])
+def test_finetune_config_sources_every_component(name):
+    base = load_config(REPO / "configs" / f"{name}.cfg", interpolate=False)
+    config = finetune_config(base, "training/external/model-best")
+    assert set(config["components"]) == set(base["nlp"]["pipeline"])
+    for component in config["components"].values():
+        assert component == {"source": "training/external/model-best"}
+    assert config["training"] == base["training"]
+    assert config["corpora"] == base["corpora"]
+    assert "factory" in base["components"]["ner"]  # the base is unchanged
+
+
+def test_finetune_config_needs_a_block_per_component():
+    base = load_config(REPO / "configs" / "tiny_cpu.cfg", interpolate=False)
+    del base["components"]["ner"]
+    with pytest.raises(ValueError, match="ner"):
+        finetune_config(base, "x")
+
+
+def run_workflow(project: Path, workflow: str, *overrides: str) -> None:
+    command = [sys.executable, "-m", "spacy", "project", "run", workflow, str(project), *overrides]
+    result = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert result.returncode == 0, f"{workflow} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+
+
+@pytest.mark.slow
+def test_transfer_workflows_end_to_end(tmp_path):
+    """Both strategies as one command each, tiny CPU config, generated notes
+    standing in for the external and the target corpus."""
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(REPO / "project.yml", project / "project.yml")
+    shutil.copytree(REPO / "configs", project / "configs")
+    shutil.copytree(REPO / "spacy_deid", project / "spacy_deid", ignore=shutil.ignore_patterns("__pycache__"))
+    external = tmp_path / "external"
+    subprocess.run(["spacy-deid", "synth", str(external), "--n", "3", "--seed", "7", "--templates", "B",
+                    "--quiet"], check=True, capture_output=True)
+    overrides = ("--vars.config", "tiny_cpu", "--vars.synth_notes", "3",
+                 "--vars.external_data", str(external))
+    run_workflow(project, "transfer-concurrent", *overrides)
+    assert sorted(p.name for p in (project / "corpus" / "concurrent").iterdir()) == [
+        "external.spacy", "target.spacy"]
+    assert (project / "metrics" / "concurrent-tiny_cpu" / "report.json").exists()
+
+    run_workflow(project, "transfer-finetune", *overrides)
+    finetune = load_config(project / "training" / "finetune-tiny_cpu.cfg", interpolate=False)
+    assert finetune["components"]["ner"] == {"source": "training/external-tiny_cpu/model-best"}
+    assert (project / "training" / "finetune-tiny_cpu" / "model-best" / "ner").is_dir()
+    assert (project / "metrics" / "finetune-tiny_cpu" / "report.json").exists()
