@@ -1,14 +1,13 @@
 """Transfer learning: the fine-tune config, and both project workflows end to end."""
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from spacy.util import load_config
 
 from spacy_deid.transfer import finetune_config
+from test_project import run_step  # a workflow or a command
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -32,12 +31,6 @@ def test_finetune_config_needs_a_block_per_component():
         finetune_config(base, "x")
 
 
-def run_workflow(project: Path, workflow: str, *overrides: str) -> None:
-    command = [sys.executable, "-m", "spacy", "project", "run", workflow, str(project), *overrides]
-    result = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
-    assert result.returncode == 0, f"{workflow} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
-
-
 @pytest.mark.slow
 def test_transfer_workflows_end_to_end(tmp_path):
     """Both strategies as one command each, tiny CPU config, generated notes
@@ -52,12 +45,12 @@ def test_transfer_workflows_end_to_end(tmp_path):
                     "--quiet"], check=True, capture_output=True)
     overrides = ("--vars.config", "tiny_cpu", "--vars.synth_notes", "3",
                  "--vars.external_data", str(external))
-    run_workflow(project, "transfer-concurrent", *overrides)
+    run_step(project, "transfer-concurrent", *overrides)
     assert sorted(p.name for p in (project / "corpus" / "concurrent").iterdir()) == [
         "external.spacy", "target.spacy"]
     assert (project / "metrics" / "concurrent-tiny_cpu" / "report.json").exists()
 
-    run_workflow(project, "transfer-finetune", *overrides)
+    run_step(project, "transfer-finetune", *overrides)
     finetune = load_config(project / "training" / "finetune-tiny_cpu.cfg", interpolate=False)
     assert finetune["components"]["ner"] == {"source": "training/external-tiny_cpu/model-best"}
     assert (project / "training" / "finetune-tiny_cpu" / "model-best" / "ner").is_dir()

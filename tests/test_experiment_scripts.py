@@ -1,0 +1,37 @@
+"""The experiment scripts' config variants are valid configs."""
+import sys
+from pathlib import Path
+
+import pytest
+from spacy.util import load_config, load_model_from_config, registry
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "scripts"))
+
+import augmentation_table  # noqa: E402
+import feature_ablation  # noqa: E402
+
+
+@pytest.mark.parametrize("kind,alpha", [("none", 0), ("phi", 1), ("both", 2)])
+def test_augmentation_variants_resolve(kind, alpha, tmp_path):
+    config = load_config(REPO / "configs" / "tiny_cpu.cfg")
+    augmentation_table.augmentation(kind, alpha, seed=3).edit(config)
+    block = config["corpora"]["train"]["augmenter"]
+    if kind == "none":
+        assert block is None
+        return
+    augmenter = registry.resolve({"a": block})["a"]
+    assert (augmenter.alpha, augmenter.phi, augmenter.context) == (
+        alpha, kind in ("phi", "both"), kind == "both")
+
+
+@pytest.mark.parametrize("name", ["all", "no-lexical", "no-structure"])
+def test_feature_variants_build(name):
+    pytest.importorskip("spacy_transformers")
+    config = load_config(REPO / "configs" / "tiny_transformer.cfg")
+    feature_ablation.VARIANTS[name].edit(config)
+    nlp = load_model_from_config(config, auto_fill=True, validate=True)
+    tok2vec = nlp.get_pipe("ner").model.get_ref("tok2vec")
+    layers = {layer.name for layer in tok2vec.walk()}
+    assert ("hashembed" in layers) == (name != "no-lexical")
+    assert any("extension_ids" in layer for layer in layers) == (name == "all")
