@@ -37,9 +37,10 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_common_arguments(parser, "configs/cpu.cfg", 800, "metrics/augmentation")
     parser.add_argument("--alphas", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=list(KINDS))
     args = parser.parse_args(argv)
     variants = [augmentation("none", 0, args.seed)] + [
-        augmentation(kind, alpha, args.seed) for kind in KINDS for alpha in args.alphas
+        augmentation(kind, alpha, args.seed) for kind in args.kinds for alpha in args.alphas
     ]
     print(run_experiment(args, variants, ["augmentation", "alpha"]))
 
