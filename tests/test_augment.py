@@ -1,7 +1,6 @@
 """PHICON augmentation: offsets, labels, what may change, determinism, config."""
 import difflib
 import re
-from types import SimpleNamespace
 
 import pytest
 from spacy.training import Example
