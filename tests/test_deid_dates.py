@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 
 from spacy_deid.deid.dates import parse_date, reference_year, shift_date
-from spacy_deid.synth import formats
+from spacy_deid.surrogates import formats
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import pytest
 
 from spacy_deid import labels
 from spacy_deid.synth import SurrogateGenerator
-from spacy_deid.synth.formats import (
+from spacy_deid.surrogates.formats import (
     DATE_FORMATS,
     date_format_of,
     number_to_words,

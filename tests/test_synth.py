@@ -8,7 +8,7 @@ from spacy_deid import labels
 from spacy_deid.cli import app
 from spacy_deid.corpus.i2b2_2014 import read_i2b2_2014, write_i2b2_2014
 from spacy_deid.synth import generate_notes, generate_notes_with_info
-from spacy_deid.synth import vocab
+from spacy_deid.surrogates import lists as vocab
 from spacy_deid.synth.fields import FIELD_POOLS
 from spacy_deid.synth.generate import MAX_WORDS, MIN_WORDS
 from spacy_deid.synth.layouts import LAYOUTS, SECTIONS

@@ -14,7 +14,7 @@ from typing import List, Sequence, Tuple
 from .. import labels
 from ..deid import operators as ops
 from ..deid.release import Deidentifier
-from ..synth.surrogates import SurrogateGenerator
+from ..surrogates import SurrogateGenerator
 
 Span3 = Tuple[int, int, str]
 

@@ -1,7 +1,7 @@
 """Date shifting: parse a DATE mention in one of the known written formats,
 move it by a number of days and write it back the same way.
 
-The formats are those of `spacy_deid.synth.formats` (the generator writes
+The formats are those of `spacy_deid.surrogates.formats` (the generator writes
 dates with them, `date_format_of` recognises them); this module only adds the
 reading of the values. Weekdays are recomputed from the shifted date; partial
 dates are anchored (month-year on the 15th, a year alone on July 1st, a
@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Dict, Optional
 
-from ..synth import formats
+from ..surrogates import formats
 
 # The date every format is probed with: each field renders differently
 # (month 11, day 23, year 2019 / 19, a Saturday), so a probe rendering says

@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ..synth import vocab
-from ..synth.surrogates import Person
+from ..surrogates import lists
+from ..surrogates import Person
 
 FIRST, MIDDLE, LAST, SINGLE, INITIALS = "first", "middle", "last", "single", "initials"
 # Titles and credentials are outside PHI spans by the guidelines, but a model
@@ -237,7 +237,7 @@ def _first_names() -> frozenset:
         _FIRST_NAMES = frozenset(
             name.lower()
             for filename in ("first_names_female.txt", "first_names_male.txt")
-            for name in vocab.words(filename)
+            for name in lists.words(filename)
         )
     return _FIRST_NAMES
 

@@ -14,7 +14,7 @@ import re
 from typing import Dict, Iterable, Optional
 
 from .. import labels
-from ..synth import formats
+from ..surrogates import formats
 
 PLACEHOLDER = "placeholder"
 NUMBERED = "numbered"

@@ -20,7 +20,7 @@ from spacy.util import registry
 
 from .. import labels
 from ..extensions import install_extensions
-from ..synth.surrogates import SurrogateGenerator
+from ..surrogates import SurrogateGenerator
 from . import dates, names
 from . import operators as ops
 from .mapping import DeidMapping, PatientState

@@ -5,10 +5,10 @@
         ...
 
 `spacy-deid synth OUT_DIR --n 600 --seed 0` writes them as i2b2 2014 XML.
-The surrogate values come from `SurrogateGenerator` (surrogates.py), which
+The surrogate values come from `spacy_deid.surrogates.SurrogateGenerator`, which
 PHI augmentation and surrogate replacement reuse.
 """
 from .generate import NoteInfo, generate_notes, generate_notes_with_info
-from .surrogates import Person, SurrogateGenerator
+from ..surrogates import Person, SurrogateGenerator
 
 __all__ = ["generate_notes", "generate_notes_with_info", "NoteInfo", "SurrogateGenerator", "Person"]

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from .surrogates import Person, SurrogateGenerator
+from ..surrogates import Person, SurrogateGenerator
 
 RELATIVE_ROLES = {
     # role word -> (sex, age offset range relative to the patient)

@@ -21,7 +21,7 @@ from .fields import FIELD_POOLS
 from .layouts import BULLETS, FIELD_SEPARATORS, HEADER_STYLES, LAYOUTS, SECTIONS, Section
 from .sentences import POOLS
 from .slots import SLOTS
-from .surrogates import SurrogateGenerator
+from ..surrogates import SurrogateGenerator
 from .template import Template, render, select
 
 MIN_WORDS, MAX_WORDS = 300, 2500

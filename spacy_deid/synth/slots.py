@@ -12,10 +12,12 @@ from functools import lru_cache
 from typing import Callable, Dict, List
 
 from .. import labels
-from . import fillers, formats, vocab
+from ..surrogates import formats
+from ..surrogates import lists
+from . import fillers
 from .assembler import Seg
 from .context import FAMILY_ROLES, Clinician, NoteContext, draw_clinician, draw_relative
-from .surrogates import Person
+from ..surrogates import Person
 
 SLOTS: Dict[str, Callable[[NoteContext, str], List[Seg]]] = {}
 
@@ -64,7 +66,7 @@ def _name(ctx: NoteContext, person: Person, styles: Dict[str, int], label: str) 
 
 @lru_cache(maxsize=None)
 def _ambiguous_lower() -> frozenset:
-    return frozenset(word.lower() for word in vocab.words("ambiguous_names.txt"))
+    return frozenset(word.lower() for word in lists.words("ambiguous_names.txt"))
 
 
 def _title(person: Person, ctx: NoteContext) -> str:
@@ -393,7 +395,7 @@ def date(ctx, arg):
         return phi(labels.DATE, formats.render_date(value, "weekday"))
     if arg == "holiday":
         ctx.phenomena["date_holiday"] += 1
-        holiday = gen.choice(vocab.words("holidays.txt"))
+        holiday = gen.choice(lists.words("holidays.txt"))
         if gen.chance(0.3):
             holiday = f"{holiday} {gen.rng.randint(ctx.patient.dob.year + 5, visit.year)}"
         return phi(labels.DATE, holiday)
@@ -557,7 +559,7 @@ _filler("billing", fillers.BILLING, "trap_billing_code")
 _filler("medical", fillers.MEDICAL)
 _filler("duration", fillers.DURATIONS, "trap_duration")
 _filler("time", fillers.TIMES, "trap_time_of_day")
-_filler("eponym", vocab.words("diseases_eponyms.txt"), "trap_eponym_disease")
+_filler("eponym", lists.words("diseases_eponyms.txt"), "trap_eponym_disease")
 _filler("substance", fillers.SUBSTANCES)
 _filler("subst_value", fillers.SUBSTANCE_VALUES)
 

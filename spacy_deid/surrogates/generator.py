@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Callable, Dict, Optional, Tuple, Union
 
 from .. import labels
-from . import formats, vocab
+from . import formats
+from . import lists
 
 
 @dataclass(frozen=True)
@@ -110,14 +111,14 @@ class SurrogateGenerator:
     # --- names -----------------------------------------------------------------
     def first_name(self, sex: Optional[str] = None, ambiguous_rate: float = 0.04) -> str:
         if self.chance(ambiguous_rate):
-            return self.choice(vocab.words("ambiguous_names.txt"))
+            return self.choice(lists.words("ambiguous_names.txt"))
         sex = sex or self.choice("FM")
-        return self.choice(vocab.words("first_names_female.txt" if sex == "F" else "first_names_male.txt"))
+        return self.choice(lists.words("first_names_female.txt" if sex == "F" else "first_names_male.txt"))
 
     def last_name(self, ambiguous_rate: float = 0.04) -> str:
         if self.chance(ambiguous_rate):
-            return self.choice(vocab.words("ambiguous_names.txt"))
-        return self.choice(vocab.words("last_names.txt"))
+            return self.choice(lists.words("ambiguous_names.txt"))
+        return self.choice(lists.words("last_names.txt"))
 
     def person(self, sex: Optional[str] = None, last: Optional[str] = None) -> Person:
         sex = sex or self.choice("FM")
@@ -149,25 +150,25 @@ class SurrogateGenerator:
 
     # --- places ----------------------------------------------------------------
     def city_state(self) -> Tuple[str, str]:
-        return self.choice(vocab.pairs("cities.tsv"))
+        return self.choice(lists.pairs("cities.tsv"))
 
     def city(self) -> str:
         return self.city_state()[0]
 
     def state(self, abbreviation: Optional[bool] = None) -> str:
-        name, abbr = self.choice(vocab.pairs("states.tsv"))
+        name, abbr = self.choice(lists.pairs("states.tsv"))
         if abbreviation is None:
             abbreviation = self.chance(0.35)
         return abbr if abbreviation else name
 
     def state_name(self, abbr: str) -> str:
-        for name, code in vocab.pairs("states.tsv"):
+        for name, code in lists.pairs("states.tsv"):
             if code == abbr:
                 return name
         return abbr
 
     def country(self) -> str:
-        return self.choice(vocab.words("countries.txt"))
+        return self.choice(lists.words("countries.txt"))
 
     def zip_code(self) -> str:
         return self.digits(5) + (f"-{self.digits(4)}" if self.chance(0.1) else "")
@@ -176,8 +177,8 @@ class SurrogateGenerator:
         """A street address line as annotated (STREET): number, name, suffix."""
         number = str(self.rng.choice((self.rng.randint(1, 99), self.rng.randint(100, 999),
                                       self.rng.randint(1000, 29999))))
-        name = self.choice(vocab.words("street_names.txt"))
-        suffix = self.choice(vocab.words("street_suffixes.txt"))
+        name = self.choice(lists.words("street_names.txt"))
+        suffix = self.choice(lists.words("street_suffixes.txt"))
         street = f"{number} {name} {suffix}"
         if self.chance(0.15):
             street += self.choice((f", Apt {self.rng.randint(1, 40)}", f" #{self.rng.randint(1, 12)}",
@@ -200,8 +201,8 @@ class SurrogateGenerator:
         return re.sub(r"\{(\w+)\}", slot, pattern)
 
     def hospital(self) -> str:
-        pattern = self.choice(vocab.words("hospital_patterns.txt"))
-        return self._fill(pattern, vocab.grouped("hospital_words.tsv"))
+        pattern = self.choice(lists.words("hospital_patterns.txt"))
+        return self._fill(pattern, lists.grouped("hospital_words.tsv"))
 
     @staticmethod
     def abbreviate(name: str) -> str:
@@ -210,20 +211,20 @@ class SurrogateGenerator:
 
     def organization(self, kind: Optional[str] = None) -> str:
         """An organisation; `kind` is school, church, agency, military or employer."""
-        patterns = vocab.words("organization_patterns.txt")
+        patterns = lists.words("organization_patterns.txt")
         if kind:
             patterns = tuple(p for p in patterns if organization_kind(p) == kind) or patterns
         pattern = self.choice(patterns)
-        words = dict(vocab.grouped("organization_words.tsv"))
-        hospital_words = vocab.grouped("hospital_words.tsv")
+        words = dict(lists.grouped("organization_words.tsv"))
+        hospital_words = lists.grouped("hospital_words.tsv")
         words["adj"] = hospital_words["adj"]
         words["saint"] = hospital_words["saint"]
         return self._fill(pattern, words)
 
     def department(self) -> str:
         if self.chance(0.4):
-            return self._fill(self.choice(vocab.words("unit_patterns.txt")), vocab.grouped("hospital_words.tsv"))
-        return self.choice(vocab.words("departments.txt"))
+            return self._fill(self.choice(lists.words("unit_patterns.txt")), lists.grouped("hospital_words.tsv"))
+        return self.choice(lists.words("departments.txt"))
 
     def room(self) -> str:
         forms = (
@@ -236,10 +237,10 @@ class SurrogateGenerator:
         return self.choice(forms)()
 
     def location_other(self) -> str:
-        return self._fill(self.choice(vocab.words("location_other.txt")), vocab.grouped("hospital_words.tsv"))
+        return self._fill(self.choice(lists.words("location_other.txt")), lists.grouped("hospital_words.tsv"))
 
     def profession(self) -> str:
-        return self.choice(vocab.words("professions.txt"))
+        return self.choice(lists.words("professions.txt"))
 
     # --- dates and ages ---------------------------------------------------------
     def date_between(self, start: dt.date, end: dt.date) -> dt.date:
@@ -274,7 +275,7 @@ class SurrogateGenerator:
         ))()
 
     def email(self, person: Optional[Person] = None) -> str:
-        domain = self.choice(vocab.words("email_domains.txt"))
+        domain = self.choice(lists.words("email_domains.txt"))
         if self.chance(0.25):  # work address at a made-up organisation
             org = re.sub(r"[^a-z]", "", self.organization().lower())[:14] or "mail"
             domain = f"{org}.{self.choice(('com', 'org', 'edu'))}"
@@ -388,7 +389,7 @@ class SurrogateGenerator:
     def _date_like(self, like: str) -> str:
         fmt = formats.date_format_of(like)
         if fmt is None:
-            holidays = vocab.words("holidays.txt")
+            holidays = lists.words("holidays.txt")
             if any(h.lower() in like.lower() for h in holidays):
                 return self.choice(holidays)
             return self.reshape(like) if re.search(r"\d", like) else self.date()
