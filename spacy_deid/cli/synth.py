@@ -9,7 +9,7 @@ import typer
 from wasabi import msg
 
 from ..corpus.i2b2_2014 import write_i2b2_2014
-from ..synth.generate import TEMPLATE_HALVES, generate_notes_with_info
+from ..synth.generate import TEMPLATE_HALVES, VALUE_HALVES, generate_notes_with_info
 from ..synth.stats import format_table, summarize
 from . import app
 
@@ -23,6 +23,10 @@ def synth_cli(
         "all", "--templates", "-t",
         help="Template half: A (train), B (held-out test) or all",
     ),
+    values: str = typer.Option(
+        "all", "--values", "-v",
+        help="Value half: PHI values from half A or B of every value list (name-held-out split), or all",
+    ),
     report: Optional[Path] = typer.Option(
         None, "--report", "-r",
         help="Also write a JSON report: counts per subtype, lengths, diversity, phenomena",
@@ -32,13 +36,15 @@ def synth_cli(
     """Generate synthetic psychiatric intake notes (fictional, annotated)."""
     if templates not in TEMPLATE_HALVES:
         msg.fail(f"--templates must be one of {', '.join(TEMPLATE_HALVES)}", exits=1)
+    if values not in VALUE_HALVES:
+        msg.fail(f"--values must be one of {', '.join(v for v in VALUE_HALVES if v)}", exits=1)
     existing = sorted(output_dir.glob("*.xml")) if output_dir.is_dir() else []
     if existing:
         msg.warn(f"{output_dir} already holds {len(existing)} .xml files: files with the same "
                  "names are overwritten, the others are kept")
     start = time.perf_counter()
     pairs = []
-    for note, info in generate_notes_with_info(n, seed, templates):
+    for note, info in generate_notes_with_info(n, seed, templates, values):
         write_i2b2_2014(note, output_dir / f"{note.note_id}.xml")
         pairs.append((note, info))
     seconds = time.perf_counter() - start

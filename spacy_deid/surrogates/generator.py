@@ -13,6 +13,7 @@ surrogate replacement of de-identified output. All randomness goes through
 one `random.Random`, so a seed fixes every value.
 """
 import datetime as dt
+import math
 import random
 import re
 import string
@@ -56,13 +57,59 @@ _UPPER = string.ascii_uppercase
 _LOWER = string.ascii_lowercase
 _DIGITS = string.digits
 _TLDS = ("com", "org", "net", "edu", "info", "us", "io")
+# ranked_choice draws among at least the first RANKED_HEAD entries of a list.
+RANKED_HEAD = 300
+# Share of first and last names drawn from the world lists (Faker locales of
+# the origins US clinics see) rather than the US census lists.
+WORLD_NAME_RATE = 0.3
 
 
 class SurrogateGenerator:
     """Random fictional values for each of the 30 PHI subtypes."""
 
-    def __init__(self, seed: Union[int, str, None] = None, rng: Optional[random.Random] = None):
+    def __init__(
+        self,
+        seed: Union[int, str, None] = None,
+        rng: Optional[random.Random] = None,
+        values: Optional[str] = None,
+    ):
+        """`values` "A" or "B" draws names, places, occupations and other listed
+        values from that half of every list only (the name-held-out split)."""
+        if values is not None and values not in lists.HALVES:
+            raise ValueError(f"values must be one of {lists.HALVES} or None, not {values!r}")
         self.rng = rng if rng is not None else random.Random(seed)
+        self.values = values
+
+    # --- value lists -------------------------------------------------------------
+    def _words(self, name: str) -> Tuple[str, ...]:
+        values = lists.words(name)
+        if self.values and name in lists.VALUE_LISTS:
+            values = lists.halved(values, self.values)
+        return values
+
+    def _pairs(self, name: str, key_index: int = 0) -> Tuple[Tuple[str, str], ...]:
+        values = lists.pairs(name)
+        if self.values and name in lists.VALUE_LISTS:
+            values = lists.halved(values, self.values, key_index)
+        return values
+
+    def _grouped(self, name: str) -> Dict[str, Tuple[str, ...]]:
+        groups = lists.grouped(name)
+        if self.values and name in lists.VALUE_LISTS:
+            groups = {k: lists.halved(v, self.values) or v for k, v in groups.items()}
+        return groups
+
+    def _world_names(self, kind: str) -> Tuple[str, ...]:
+        values = lists.world_names(kind)
+        return lists.halved(values, self.values) if self.values else values
+
+    def ranked_choice(self, seq):
+        """An entry of a list ordered most frequent first: the rank is drawn
+        log-uniformly, so common values come often and rare ones still come."""
+        n = len(seq)
+        low = min(n, RANKED_HEAD)
+        top = int(math.exp(self.rng.uniform(math.log(low), math.log(n)))) if n > low else n
+        return seq[self.rng.randrange(max(1, top))]
 
     # --- generic -------------------------------------------------------------
     def generate(self, subtype: str, like: Optional[str] = None) -> str:
@@ -113,12 +160,16 @@ class SurrogateGenerator:
         if self.chance(ambiguous_rate):
             return self.choice(lists.words("ambiguous_names.txt"))
         sex = sex or self.choice("FM")
-        return self.choice(lists.words("first_names_female.txt" if sex == "F" else "first_names_male.txt"))
+        if self.chance(WORLD_NAME_RATE):
+            return self.choice(self._world_names("first_f" if sex == "F" else "first_m"))
+        return self.ranked_choice(self._words("first_names_female.txt" if sex == "F" else "first_names_male.txt"))
 
     def last_name(self, ambiguous_rate: float = 0.04) -> str:
         if self.chance(ambiguous_rate):
             return self.choice(lists.words("ambiguous_names.txt"))
-        return self.choice(lists.words("last_names.txt"))
+        if self.chance(WORLD_NAME_RATE):
+            return self.choice(self._world_names("last"))
+        return self.ranked_choice(self._words("last_names.txt"))
 
     def person(self, sex: Optional[str] = None, last: Optional[str] = None) -> Person:
         sex = sex or self.choice("FM")
@@ -150,7 +201,7 @@ class SurrogateGenerator:
 
     # --- places ----------------------------------------------------------------
     def city_state(self) -> Tuple[str, str]:
-        return self.choice(lists.pairs("cities.tsv"))
+        return self.ranked_choice(self._pairs("cities.tsv"))
 
     def city(self) -> str:
         return self.city_state()[0]
@@ -167,8 +218,12 @@ class SurrogateGenerator:
                 return name
         return abbr
 
+    def world_city(self) -> Tuple[str, str]:
+        """(city, country) outside the US, larger cities more often."""
+        return self.ranked_choice(self._pairs("world_cities.tsv"))
+
     def country(self) -> str:
-        return self.choice(lists.words("countries.txt"))
+        return self.choice(self._words("countries.txt"))
 
     def zip_code(self) -> str:
         return self.digits(5) + (f"-{self.digits(4)}" if self.chance(0.1) else "")
@@ -177,7 +232,7 @@ class SurrogateGenerator:
         """A street address line as annotated (STREET): number, name, suffix."""
         number = str(self.rng.choice((self.rng.randint(1, 99), self.rng.randint(100, 999),
                                       self.rng.randint(1000, 29999))))
-        name = self.choice(lists.words("street_names.txt"))
+        name = self.choice(self._words("street_names.txt"))
         suffix = self.choice(lists.words("street_suffixes.txt"))
         street = f"{number} {name} {suffix}"
         if self.chance(0.15):
@@ -202,7 +257,7 @@ class SurrogateGenerator:
 
     def hospital(self) -> str:
         pattern = self.choice(lists.words("hospital_patterns.txt"))
-        return self._fill(pattern, lists.grouped("hospital_words.tsv"))
+        return self._fill(pattern, self._grouped("hospital_words.tsv"))
 
     @staticmethod
     def abbreviate(name: str) -> str:
@@ -215,16 +270,16 @@ class SurrogateGenerator:
         if kind:
             patterns = tuple(p for p in patterns if organization_kind(p) == kind) or patterns
         pattern = self.choice(patterns)
-        words = dict(lists.grouped("organization_words.tsv"))
-        hospital_words = lists.grouped("hospital_words.tsv")
+        words = dict(self._grouped("organization_words.tsv"))
+        hospital_words = self._grouped("hospital_words.tsv")
         words["adj"] = hospital_words["adj"]
         words["saint"] = hospital_words["saint"]
         return self._fill(pattern, words)
 
     def department(self) -> str:
         if self.chance(0.4):
-            return self._fill(self.choice(lists.words("unit_patterns.txt")), lists.grouped("hospital_words.tsv"))
-        return self.choice(lists.words("departments.txt"))
+            return self._fill(self.choice(lists.words("unit_patterns.txt")), self._grouped("hospital_words.tsv"))
+        return self.choice(self._words("departments.txt"))
 
     def room(self) -> str:
         forms = (
@@ -237,10 +292,13 @@ class SurrogateGenerator:
         return self.choice(forms)()
 
     def location_other(self) -> str:
-        return self._fill(self.choice(lists.words("location_other.txt")), lists.grouped("hospital_words.tsv"))
+        return self._fill(self.choice(lists.words("location_other.txt")), self._grouped("hospital_words.tsv"))
 
     def profession(self) -> str:
-        return self.choice(lists.words("professions.txt"))
+        """An occupation: a BLS title (common ones) or one of the 69k job titles."""
+        if self.chance(0.5):
+            return self.choice(self._words("professions.txt"))
+        return self.choice(self._words("job_titles.txt"))
 
     # --- dates and ages ---------------------------------------------------------
     def date_between(self, start: dt.date, end: dt.date) -> dt.date:

@@ -1,9 +1,16 @@
 """Surrogate lists shipped in `spacy_deid/data/surrogates/`, loaded once.
 
+Most are derived from well-kept packages by `scripts/build_value_lists.py`
+(census names, USPS cities, GeoNames places, BLS occupations, job titles,
+wordfreq's common words; `SOURCES.json` records package, version and
+licence); the rest (hospital and organisation patterns, departments, traps)
+are written by hand because no package has them.
+
 Plain text files, one entry a line, `#` lines are comments; `.tsv` files have
 a kind or a second column after a TAB. Order is kept (never sets), so that a
 seeded generator draws the same values on every machine.
 """
+import zlib
 from functools import lru_cache
 from pathlib import Path
 from typing import Dict, List, Tuple
@@ -44,3 +51,34 @@ def grouped(name: str) -> Dict[str, Tuple[str, ...]]:
     for kind, word in pairs(name):
         groups.setdefault(kind, []).append(word)
     return {kind: tuple(values) for kind, values in groups.items()}
+
+
+# Lists of values (as opposed to patterns with {slots}): the name-held-out
+# split gives each half of every one of them to one side (see `half`).
+VALUE_LISTS = frozenset({
+    "last_names.txt", "first_names_female.txt", "first_names_male.txt", "world_names.tsv",
+    "cities.tsv", "world_cities.tsv", "countries.txt", "professions.txt", "job_titles.txt",
+    "street_names.txt", "departments.txt", "hospital_words.tsv", "organization_words.tsv",
+})
+HALVES = ("A", "B")
+
+
+def half_of(value: str) -> str:
+    """"A" or "B": a stable split of values (crc32 of the lower-cased value), the
+    same on every machine and for every list, so "Boston" is on one side only."""
+    return HALVES[zlib.crc32(value.strip().lower().encode("utf-8")) % 2]
+
+
+@lru_cache(maxsize=None)
+def world_names(kind: str) -> Tuple[str, ...]:
+    """Names of `world_names.tsv` of one kind: first_f, first_m or last."""
+    return tuple(name for line in _lines("world_names.tsv") for _, k, name in [line.split("\t")] if k == kind)
+
+
+@lru_cache(maxsize=None)
+def halved(values: Tuple, which: str, key_index: int = -1) -> Tuple:
+    """The entries of `values` on side `which` ("A" or "B"); rows (tuples) are
+    split by their column `key_index`."""
+    if which not in HALVES:
+        raise ValueError(f"value half must be one of {HALVES}, not {which!r}")
+    return tuple(v for v in values if half_of(v if isinstance(v, str) else v[key_index]) == which)

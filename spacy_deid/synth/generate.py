@@ -26,6 +26,8 @@ from .template import Template, render, select
 
 MIN_WORDS, MAX_WORDS = 300, 2500
 TEMPLATE_HALVES = ("A", "B", "all")
+# Value-list halves of the name-held-out split (spacy_deid.surrogates.lists.half_of).
+VALUE_HALVES = ("A", "B", "all", None)
 
 # Probability that each header field appears (by template id).
 HEADER_FIELD_PROBS = {
@@ -333,8 +335,8 @@ class _NoteWriter:
 
 
 def _build_note(note_id: str, patient: Patient, visit: dt.date, rng: random.Random,
-                half: str) -> Tuple[Note, NoteInfo]:
-    gen = SurrogateGenerator(rng=rng)
+                half: str, values: Optional[str] = None) -> Tuple[Note, NoteInfo]:
+    gen = SurrogateGenerator(rng=rng, values=values)
     facility = gen.choice(patient.hospitals + [gen.hospital()])
     age_now = patient.age + (visit - patient.first_visit).days // 365
     ctx = NoteContext(
@@ -361,39 +363,47 @@ def _build_note(note_id: str, patient: Patient, visit: dt.date, rng: random.Rand
 
 
 def generate_note(note_id: str, patient: Patient, visit: dt.date, seed: str,
-                  half: str = "all") -> Tuple[Note, NoteInfo]:
+                  half: str = "all", values: Optional[str] = None) -> Tuple[Note, NoteInfo]:
     """One note of a given length range; retries with derived seeds until
     its length is between MIN_WORDS and MAX_WORDS words."""
     for attempt in range(20):
-        note, info = _build_note(note_id, patient, visit, random.Random(f"{seed}:{attempt}"), half)
+        note, info = _build_note(note_id, patient, visit, random.Random(f"{seed}:{attempt}"), half, values)
         if MIN_WORDS <= info.words <= MAX_WORDS:
             return note, info
     return note, info
 
 
-def generate_notes_with_info(n: int, seed: int = 0, templates: str = "all") -> Iterator[Tuple[Note, NoteInfo]]:
+def generate_notes_with_info(n: int, seed: int = 0, templates: str = "all",
+                             values: Optional[str] = None) -> Iterator[Tuple[Note, NoteInfo]]:
     if templates not in TEMPLATE_HALVES:
         raise ValueError(f"templates must be one of {TEMPLATE_HALVES}, not {templates!r}")
+    if values not in VALUE_HALVES:
+        raise ValueError(f"values must be one of {VALUE_HALVES}, not {values!r}")
+    values = None if values == "all" else values
     produced, patient_number = 0, 100
     while produced < n:
         patient_number += 1
         patient_rng = random.Random(f"spacy-deid-synth:{seed}:{templates}:patient:{patient_number}")
-        patient = draw_patient(SurrogateGenerator(rng=patient_rng))
+        patient = draw_patient(SurrogateGenerator(rng=patient_rng, values=values))
         records = min(n - produced, patient_rng.choices((1, 2, 3, 4), weights=(55, 25, 14, 6))[0])
         visit = patient.first_visit
         for record in range(1, records + 1):
             note_id = f"{patient_number}-{record:02d}"
             yield generate_note(note_id, patient, visit,
-                                f"spacy-deid-synth:{seed}:{templates}:note:{note_id}", templates)
+                                f"spacy-deid-synth:{seed}:{templates}:note:{note_id}", templates, values)
             visit += dt.timedelta(days=patient_rng.randint(7, 400))
             produced += 1
 
 
-def generate_notes(n: int, seed: int = 0, templates: str = "all") -> Iterator[Note]:
+def generate_notes(n: int, seed: int = 0, templates: str = "all",
+                   values: Optional[str] = None) -> Iterator[Note]:
     """`n` fictional psychiatric intake notes with gold PHI mentions.
 
     `templates` is "A", "B" or "all": notes from one half of the layouts and
     templates only, so train and test notes can come from disjoint templates.
+    `values` is "A", "B" or None/"all": PHI values (names, places, occupations,
+    organisation words) from one half of every value list only, so test notes
+    can hold only names never seen in training (the name-held-out split).
     """
-    for note, _ in generate_notes_with_info(n, seed, templates):
+    for note, _ in generate_notes_with_info(n, seed, templates, values):
         yield note
