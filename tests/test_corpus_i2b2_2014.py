@@ -65,10 +65,10 @@ def test_text_is_preserved_exactly_through_write_and_read(tmp_path, text):
     assert again.mention_keys() == note.mention_keys()
 
 
-def test_written_file_is_byte_exact_for_crlf(tmp_path):
+def test_written_file_keeps_crlf_as_a_character_reference(tmp_path):
     note = Note("1-1", "a\r\nb", [PhiMention(0, 1, "PATIENT")])
     data = write_i2b2_2014(note, tmp_path / "1-1.xml").read_bytes()
-    assert b"<![CDATA[a\r\nb]]>" in data
+    assert b"<TEXT>a&#13;\nb</TEXT>" in data
     assert b'<NAME id="P0" start="0" end="1" text="a" TYPE="PATIENT" comment="" />' in data
 
 

@@ -7,7 +7,11 @@
     </TAGS>
     </deIdi2b2>
 
-Offsets index the CDATA text exactly as it is in the file (CRLF included).
+Offsets index the note text exactly as it is in the file (CRLF included).
+The reader takes it from the raw file, so files in the wild whose CDATA
+holds CRLF read exactly; the writer writes a CR as &#13; (see
+`xml_text.text_element_body`) so that ElementTree, lxml and the official
+scorer read the same text and offsets as this package.
 The official releases name files `PPP-RR.xml` (patient, record); the official
 scorer pairs system and gold files by that name, so the writer keeps it.
 """
@@ -27,7 +31,7 @@ from .xml_text import (
     decode_xml_bytes,
     quote_attribute,
     replace_element_bodies,
-    to_cdata,
+    text_element_body,
     unescape_text_body,
 )
 
@@ -129,7 +133,7 @@ def note_to_i2b2_2014(note: Note) -> str:
     lines = [
         '<?xml version="1.0" encoding="UTF-8" ?>',
         f"<{ROOT_ELEMENT}>",
-        f"<TEXT>{to_cdata(note.text)}</TEXT>",
+        f"<TEXT>{text_element_body(note.text)}</TEXT>",
         "<TAGS>",
     ]
     for tag_id, mention in zip(_tag_ids(note.mentions), sorted(note.mentions)):

@@ -99,6 +99,20 @@ def to_cdata(text: str) -> str:
     return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
 
 
+def text_element_body(text: str) -> str:
+    """Note text as an element body that every XML parser reads exactly.
+
+    Parsers turn CRLF and a lone CR into LF, inside CDATA too, which would
+    shift every offset after the first line end. Text with a CR is therefore
+    written as character data: "&", "<", ">" escaped (so "]]>" needs nothing
+    more) and every CR as the reference &#13;, which parsers keep. Text
+    without a CR keeps the CDATA form of the official i2b2 files.
+    """
+    if "\r" not in text:
+        return to_cdata(text)
+    return _escape_character_data(text).replace("\r", "&#13;")
+
+
 _ATTRIBUTE_ESCAPES = {
     "&": "&amp;",
     "<": "&lt;",
