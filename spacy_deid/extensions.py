@@ -29,6 +29,12 @@ TOKEN_EXTENSIONS: Dict[str, Any] = {
     # Normalised attribute name ("mrn", "referral_source") for tokens inside
     # an attribute value, set by the deid_sections component; else None.
     "attribute_name": None,
+    # Lexicon categories of the token ("FIRST|LAST", "CITY", "JOB"), set by the
+    # deid_lexicon component (spacy_deid/pipeline/lexicon.py); else None.
+    "lexicon": None,
+    # Zipf frequency bucket of the word in English ("3" … "7"), "" for rarer
+    # words; set by the deid_lexicon component.
+    "word_frequency": "",
 }
 
 # Span group written by the reconciler (spacy_deid/pipeline/reconciler.py): one

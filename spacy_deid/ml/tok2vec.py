@@ -55,6 +55,81 @@ def create_structure_embed(
     )
 
 
+@registry.architectures("spacy-deid.FeaturedTok2Vec.v2")
+def create_featured_tok2vec_v2(
+    transformer: Model[List[Doc], List[Floats2d]],
+    features: Model[List[Doc], List[Floats2d]],
+    structure: Optional[Model[List[Doc], List[Floats2d]]] = None,
+    lexicon: Optional[Model[List[Doc], List[Floats2d]]] = None,
+    mix_width: int = 0,
+) -> Model[List[Doc], List[Floats2d]]:
+    """As v1, plus optional lexicon features (`spacy-deid.LexiconEmbed.v1`)."""
+    parts = [transformer, features] + [part for part in (structure, lexicon) if part is not None]
+    model: Model = concatenate(*parts)
+    if mix_width > 0:
+        model = chain(model, with_array(Maxout(nO=mix_width, nP=2, dropout=0.0, normalize=True)))
+    return model
+
+
+@registry.architectures("spacy-deid.FeaturedEmbed.v1")
+def create_featured_embed(
+    embed: Model[List[Doc], List[Floats2d]],
+    width: int,
+    structure: Optional[Model[List[Doc], List[Floats2d]]] = None,
+    lexicon: Optional[Model[List[Doc], List[Floats2d]]] = None,
+    maxout_pieces: int = 3,
+) -> Model[List[Doc], List[Floats2d]]:
+    """An `embed` layer for spacy.Tok2Vec.v2: spaCy's MultiHashEmbed (with static
+    vectors if configured) concatenated with the structure and lexicon
+    embeddings, mixed back to `width` by a Maxout layer for the encoder."""
+    parts = [embed] + [part for part in (structure, lexicon) if part is not None]
+    if len(parts) == 1:
+        return embed
+    return chain(
+        concatenate(*parts),
+        with_array(Maxout(nO=width, nP=maxout_pieces, dropout=0.0, normalize=True)),
+    )
+
+
+@registry.architectures("spacy-deid.LexiconEmbed.v1")
+def create_lexicon_embed(
+    width: int,
+    rows: int = 500,
+    extensions: List[str] = ["lexicon", "word_frequency"],
+    dropout: float = 0.2,
+) -> Model[List[Doc], List[Floats2d]]:
+    """Embed the lexicon features of `deid_lexicon` (categories, word frequency).
+
+    During training each token loses all its lexicon features with probability
+    `dropout` (lexicon dropout), so the NER learns names and places from their
+    context and shape too, not from list membership alone.
+    """
+    columns = [
+        HashEmbed(nO=width, nV=rows, column=index, seed=index + 31)
+        for index in range(len(extensions))
+    ]
+    return chain(
+        extension_ids(extensions),
+        feature_dropout(dropout),
+        with_array(concatenate(*columns)),
+    )
+
+
+def feature_dropout(rate: float) -> Model[List[Ints2d], List[Ints2d]]:
+    """In training, zero (= "no feature") every id of a random `rate` of the rows."""
+
+    def forward(model: Model, arrays: List[Ints2d], is_train: bool):
+        if not is_train or rate <= 0.0:
+            return arrays, lambda d_arrays: d_arrays
+        out = []
+        for ids in arrays:
+            keep = model.ops.xp.random.uniform(0.0, 1.0, (ids.shape[0], 1)) >= rate
+            out.append(ids * keep.astype(ids.dtype))
+        return out, lambda d_arrays: d_arrays
+
+    return Model("feature_dropout", forward, attrs={"rate": rate})
+
+
 def extension_ids(extensions: List[str]) -> Model[List[Doc], List[Ints2d]]:
     """A (tokens x extensions) array of hashed extension values per doc (0 for none)."""
 

@@ -1,0 +1,219 @@
+"""Dictionary features for the NER: which tokens are known names, places,
+occupations, institution words or common English words.
+
+The hybrid system for psychiatric notes (the project's blueprint) fed its
+CRFs dictionary features; this component is their spaCy form. It marks each
+token with
+
+- `Token._.lexicon`: the categories of the lexicon phrases the token is part
+  of, sorted and joined by "|" ("FIRST|LAST", "CITY", "JOB"), or None;
+- `Token._.word_frequency`: how common the word is in English, as wordfreq's
+  Zipf frequency rounded down ("3" … "7"; "" for rarer words),
+
+which the NER reads as one more embedding (`spacy-deid.LexiconEmbed.v1`,
+trained with lexicon dropout so the model does not lean on the lists alone).
+The lexicons are data: `spacy-deid.Lexicons.v1` reads the package's value
+lists (census and world names, USPS and GeoNames places, BLS occupations and
+job titles, institution words of the hospital and organisation patterns,
+wordfreq's common words), `initialize` receives them, and `to_disk` writes
+them with the pipeline, so a packaged pipeline needs nothing else.
+"""
+import re
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import srsly
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.util import ensure_path, from_disk, registry, to_disk
+
+from ..extensions import install_extensions
+from ..surrogates import lists
+
+# Category tags written to Token._.lexicon.
+FIRST, LAST, CITY, STATE, COUNTRY, JOB, INSTITUTION = (
+    "FIRST", "LAST", "CITY", "STATE", "COUNTRY", "JOB", "INSTITUTION",
+)
+CATEGORIES = (FIRST, LAST, CITY, STATE, COUNTRY, JOB, INSTITUTION)
+# A phrase that is only letters and single spaces is split on spaces, as the
+# tokenizer would; anything else goes through the pipeline's tokenizer.
+_PLAIN_PHRASE = re.compile(r"^[^\W\d_]+(?: [^\W\d_]+)*$")
+# Capitalised literal words of the hospital / organisation / unit patterns
+# ("Hospital", "Clinic", "Services"): the institution-word list.
+_PATTERN_WORD = re.compile(r"(?<![{\w])[A-Z][a-z]+(?![\w}])")
+
+
+def _institution_words() -> List[str]:
+    words = set()
+    for name in ("hospital_patterns.txt", "organization_patterns.txt", "unit_patterns.txt",
+                 "departments.txt"):
+        for pattern in lists.words(name):
+            words.update(_PATTERN_WORD.findall(pattern))
+    return sorted(words)
+
+
+@registry.misc("spacy-deid.Lexicons.v1")
+def load_lexicons() -> Dict[str, List[str]]:
+    """category -> phrases, from the package's value lists (spacy_deid/data/surrogates)."""
+    return {
+        FIRST: list(lists.words("first_names_female.txt")) + list(lists.words("first_names_male.txt"))
+        + list(lists.world_names("first_f")) + list(lists.world_names("first_m")),
+        LAST: list(lists.words("last_names.txt")) + list(lists.world_names("last")),
+        CITY: [city for city, _ in lists.pairs("cities.tsv")]
+        + [city for city, _ in lists.pairs("world_cities.tsv")],
+        STATE: [name for name, _ in lists.pairs("states.tsv")],
+        COUNTRY: list(lists.words("countries.txt")),
+        JOB: list(lists.words("professions.txt")) + list(lists.words("job_titles.txt")),
+        INSTITUTION: _institution_words(),
+    }
+
+
+@registry.misc("spacy-deid.WordFrequencies.v1")
+def load_word_frequencies() -> Dict[str, int]:
+    """word -> Zipf frequency bucket of common English words (wordfreq, via the shipped list)."""
+    return {word: int(zipf) for word, zipf in lists.pairs("common_words.tsv")}
+
+
+@Language.factory(
+    "deid_lexicon",
+    assigns=["token._.lexicon", "token._.word_frequency"],
+    default_config={"max_phrase_tokens": 6},
+    default_score_weights={},
+)
+def make_lexicon(nlp: Language, name: str, max_phrase_tokens: int) -> "LexiconTagger":
+    """Mark tokens found in the name, place, occupation, institution and common-word lists."""
+    return LexiconTagger(nlp.vocab, name, max_phrase_tokens=max_phrase_tokens, nlp=nlp)
+
+
+class LexiconTagger(Pipe):
+    """Token dictionary features (lexicons arrive through `initialize`)."""
+
+    def __init__(self, vocab, name: str = "deid_lexicon", *, max_phrase_tokens: int = 6,
+                 nlp: Optional[Language] = None):
+        install_extensions()
+        self.vocab = vocab
+        self.name = name
+        self.nlp = nlp
+        self.cfg = {"max_phrase_tokens": max_phrase_tokens}
+        self.clear()
+
+    def clear(self) -> None:
+        # single-token phrases: lower-cased token -> categories
+        self._single: Dict[str, Tuple[str, ...]] = {}
+        # longer phrases, by their first token: first -> [(tokens, category)], longest first
+        self._multi: Dict[str, List[Tuple[Tuple[str, ...], str]]] = {}
+        self._phrases: Dict[str, List[str]] = {}
+        self._frequencies: Dict[str, int] = {}
+
+    @property
+    def is_loaded(self) -> bool:
+        return bool(self._single or self._multi or self._frequencies)
+
+    def initialize(
+        self,
+        get_examples: Optional[Callable[[], Iterable[Example]]] = None,
+        *,
+        nlp: Optional[Language] = None,
+        lexicons: Optional[Dict[str, Sequence[str]]] = None,
+        frequencies: Optional[Dict[str, int]] = None,
+    ) -> None:
+        """Load the lexicons (category -> phrases) and word frequencies; without
+        them, the package's own (`spacy-deid.Lexicons.v1`, `.WordFrequencies.v1`)."""
+        self.nlp = nlp or self.nlp
+        self.clear()
+        lexicons = load_lexicons() if lexicons is None else lexicons
+        frequencies = load_word_frequencies() if frequencies is None else frequencies
+        unknown = sorted(set(lexicons) - set(CATEGORIES))
+        if unknown:
+            raise ValueError(f"{self.name}: unknown lexicon categories {unknown}; known: {CATEGORIES}")
+        phrases = {category: self._tokenize(values) for category, values in lexicons.items()}
+        self._load(phrases, {str(word).lower(): int(zipf) for word, zipf in frequencies.items()})
+
+    def _tokenize(self, values: Sequence[str]) -> List[str]:
+        """Phrases as lower-cased, space-joined tokens of the pipeline's tokenizer."""
+        out, odd = set(), []
+        for value in values:
+            value = value.strip().lower()
+            if not value:
+                continue
+            if _PLAIN_PHRASE.match(value):
+                out.add(value)
+            else:
+                odd.append(value)
+        if odd:
+            tokenizer = self.nlp.tokenizer if self.nlp is not None else None
+            docs = tokenizer.pipe(odd) if tokenizer is not None else (v.split() for v in odd)
+            for doc in docs:
+                out.add(" ".join(str(token).lower() for token in doc if not str(token).isspace()))
+        return sorted(phrase for phrase in out if phrase)
+
+    def _load(self, phrases: Dict[str, List[str]], frequencies: Dict[str, int]) -> None:
+        single: Dict[str, set] = {}
+        multi: Dict[str, List[Tuple[Tuple[str, ...], str]]] = {}
+        limit = self.cfg["max_phrase_tokens"]
+        for category, values in phrases.items():
+            for phrase in values:
+                tokens = tuple(phrase.split(" "))
+                if len(tokens) == 1:
+                    single.setdefault(tokens[0], set()).add(category)
+                elif len(tokens) <= limit:
+                    multi.setdefault(tokens[0], []).append((tokens, category))
+        self._single = {word: tuple(sorted(cats)) for word, cats in single.items()}
+        self._multi = {first: sorted(items, key=lambda item: -len(item[0])) for first, items in multi.items()}
+        self._phrases = phrases
+        self._frequencies = frequencies
+
+    def __call__(self, doc: Doc) -> Doc:
+        if not self.is_loaded:
+            raise ValueError(
+                f"{self.name}: no lexicons loaded; call nlp.initialize() (the lexicons come "
+                "from [initialize.components.deid_lexicon]) or load a trained pipeline"
+            )
+        lowers = [token.lower_ for token in doc]
+        categories: List[set] = [set() for _ in lowers]
+        for i, lower in enumerate(lowers):
+            found = self._single.get(lower)
+            if found:
+                categories[i].update(found)
+            for tokens, category in self._multi.get(lower, ()):
+                end = i + len(tokens)
+                if tuple(lowers[i:end]) == tokens:
+                    for j in range(i, end):
+                        categories[j].add(category)
+        frequencies = self._frequencies
+        for token, lower, cats in zip(doc, lowers, categories):
+            token._.lexicon = "|".join(sorted(cats)) if cats else None
+            zipf = frequencies.get(lower)
+            token._.word_frequency = str(zipf) if zipf is not None else ""
+        return doc
+
+    # --- serialization -------------------------------------------------------------
+    def to_disk(self, path, *, exclude: Iterable[str] = tuple()) -> None:
+        path = ensure_path(path)
+        serializers = {
+            "cfg": lambda p: srsly.write_json(p, self.cfg),
+            "lexicons.jsonl": lambda p: srsly.write_jsonl(
+                p, [{"category": c, "phrases": v} for c, v in sorted(self._phrases.items())]
+            ),
+            "frequencies.jsonl": lambda p: srsly.write_jsonl(
+                p, [{"word": w, "zipf": z} for w, z in sorted(self._frequencies.items())]
+            ),
+        }
+        to_disk(path, serializers, exclude)
+
+    def from_disk(self, path, *, exclude: Iterable[str] = tuple()) -> "LexiconTagger":
+        path = ensure_path(path)
+        data: Dict[str, object] = {}
+        deserializers = {
+            "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
+            "lexicons.jsonl": lambda p: data.update(lexicons=list(srsly.read_jsonl(p))),
+            "frequencies.jsonl": lambda p: data.update(frequencies=list(srsly.read_jsonl(p))),
+        }
+        from_disk(path, deserializers, exclude)
+        self.clear()
+        phrases = {row["category"]: list(row["phrases"]) for row in data.get("lexicons", [])}
+        frequencies = {row["word"]: int(row["zipf"]) for row in data.get("frequencies", [])}
+        self._load(phrases, frequencies)
+        return self
