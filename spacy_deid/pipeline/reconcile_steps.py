@@ -120,14 +120,15 @@ def _nearest(pattern, text: str, from_end: bool) -> Optional[int]:
 def cue_distances(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet):
     """Distances (characters) from the mention to the nearest `cues` and the
     nearest `unless` cue within the rule's windows; None where there is none."""
+    # The window texts come from spans, never from `doc.text`, which spaCy
+    # rebuilds from all tokens on each access (quadratic over a long note).
     windows = []
     if rule.before and mention.start > 0:
         first = max(0, mention.start - rule.before)
-        windows.append((doc.text[doc[first].idx: doc[mention.start].idx], True))
+        windows.append((doc[first: mention.start].text_with_ws, True))
     if rule.after and mention.end < len(doc):
-        last = doc[min(len(doc), mention.end + rule.after) - 1]
-        end_char = doc[mention.end - 1].idx + len(doc[mention.end - 1].text)
-        windows.append((doc.text[end_char: last.idx + len(last.text)], False))
+        last = min(len(doc), mention.end + rule.after)
+        windows.append((doc[mention.end - 1].whitespace_ + doc[mention.end: last].text, False))
     cue, unless = rules.cue_regex(rule.cues), rules.cue_regex(rule.unless)
     cue_d = unless_d = None
     for text, from_end in windows:
