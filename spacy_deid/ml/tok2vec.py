@@ -31,11 +31,41 @@ def create_featured_tok2vec(
     mix_width > 0 adds a Maxout layer of that width over the concatenation,
     so features can interact before the NER sees them.
     """
+    _give_empty_docs_a_width(transformer)
     parts = [transformer, features] + ([structure] if structure is not None else [])
     model: Model = concatenate(*parts)
     if mix_width > 0:
         model = chain(model, with_array(Maxout(nO=mix_width, nP=2, dropout=0.0, normalize=True)))
     return model
+
+
+def _give_empty_docs_a_width(transformer: Model) -> None:
+    """spacy-transformers returns a (0, 0) array for an empty Doc, which
+    `concatenate` cannot stack beside the (n, width) arrays of the other Docs
+    of the batch; an empty note would fail its whole batch. The forward pass
+    is wrapped (the model's layers are unchanged, so saved pipelines load)
+    to give such arrays the transformer's width."""
+    forward = transformer._func
+
+    def forward_with_width(model: Model, docs: List[Doc], is_train: bool):
+        arrays, backprop = forward(model, docs, is_train)
+        widths = [a.shape[1] for a in arrays if a.shape[0]]
+        if not widths or all(a.shape[0] for a in arrays):
+            return arrays, backprop
+        empty = [i for i, a in enumerate(arrays) if not a.shape[0]]
+        fixed = list(arrays)
+        for i in empty:
+            fixed[i] = model.ops.alloc2f(0, widths[0])
+
+        def backprop_with_width(d_arrays):
+            d_arrays = list(d_arrays)
+            for i in empty:
+                d_arrays[i] = arrays[i]
+            return backprop(d_arrays)
+
+        return fixed, backprop_with_width
+
+    transformer._func = forward_with_width
 
 
 @registry.architectures("spacy-deid.StructureEmbed.v1")
