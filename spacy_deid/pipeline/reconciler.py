@@ -36,6 +36,7 @@ from .reconcile_rules import (
     RuleSet,
     read_rules,
 )
+from .reconcile_completion import complete_mentions
 from .reconcile_steps import (
     NER_SOURCE,
     RULE_SOURCE,
@@ -77,6 +78,7 @@ def score_reconciler(examples: Iterable[Example], **kwargs: Any) -> Dict[str, An
         "reconcile": True,
         "propagate": True,
         "partial_names": True,
+        "complete": True,
         "min_count": 2,
         "propagation_min_length": 3,
         "scorer": {"@scorers": "spacy-deid.ReconcilerScorer.v1"},
@@ -94,6 +96,7 @@ def make_reconciler(
     reconcile: bool,
     propagate: bool,
     partial_names: bool,
+    complete: bool,
     min_count: int,
     propagation_min_length: int,
     scorer: Optional[Callable],
@@ -102,7 +105,7 @@ def make_reconciler(
     return Reconciler(
         nlp, name, rules_key=rules_key, ner_key=ner_key, attributes_key=attributes_key,
         merge=merge, correct=correct, reconcile=reconcile, propagate=propagate,
-        partial_names=partial_names, min_count=min_count,
+        partial_names=partial_names, complete=complete, min_count=min_count,
         propagation_min_length=propagation_min_length, scorer=scorer,
     )
 
@@ -116,6 +119,9 @@ class Reconciler(Pipe):
     merge: use the rule hits, winning over overlapping NER mentions. Off: NER only.
     correct / reconcile / propagate: steps 2-4.
     partial_names: part of step 3 ("Smith" takes the type of "John Smith").
+    complete: span completion between steps 2 and 3 (reconcile_completion.py):
+        names over hyphens and "Last, First", institutions over inner "of"/"&",
+        professions over known occupation words.
     min_count: how often a type must be seen to win type counting.
     propagation_min_length: shortest string (in characters) propagated.
     """
@@ -133,6 +139,7 @@ class Reconciler(Pipe):
         reconcile: bool = True,
         propagate: bool = True,
         partial_names: bool = True,
+        complete: bool = True,
         min_count: int = 2,
         propagation_min_length: int = 3,
         scorer: Optional[Callable] = score_reconciler,
@@ -148,6 +155,7 @@ class Reconciler(Pipe):
         self.reconcile = reconcile
         self.propagate = propagate
         self.partial_names = partial_names
+        self.complete = complete
         self.min_count = min_count
         self.propagation_min_length = propagation_min_length
         self.scorer = scorer
@@ -170,6 +178,8 @@ class Reconciler(Pipe):
         attrs = token_attributes(doc, self.attributes_key) if (self.correct or self.reconcile) else []
         if self.correct:
             mentions = correct_mentions(doc, mentions, self.ruleset, attrs, dropped)
+        if self.complete:
+            mentions = complete_mentions(doc, mentions, self.ruleset)
         if self.reconcile:
             reconcile_mentions(
                 doc, mentions, self.ruleset, attrs,

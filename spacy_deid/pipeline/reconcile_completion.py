@@ -1,0 +1,197 @@
+"""Span completion: the reconciler's step that finishes mentions found in part.
+
+The largest error class on notes the generator did not write is a boundary
+error: part of a multi-token mention found, the rest released. This step
+grows a mention over the parts that belong to it, each growth guarded and
+recorded in the mention's provenance ("complete:<kind>"):
+
+- name_hyphen: a person's name across a hyphen to a glued capitalised piece,
+  or to a name particle ("Okafor" -> "Okafor-Lindgren", "Rashid" ->
+  "al-Rashid"); a lower-case piece ("Parkinson-like") is no name;
+- last_comma_first: "Last, First" and "Last, First M" of signature and list
+  lines, when the first name is followed by the end of the line, a comma, a
+  credential ("MD") or a middle initial;
+- inner_word: an organisation, hospital, department or other location over
+  an inner "of", "on", "for", "&" followed by capitalised words on the same
+  line ("Office" -> "Office on Aging", "Smith" -> "Smith & Rowe LLP"), and
+  two place mentions joined by "and" when the whole is one place in the
+  lexicon ("Bosnia and Herzegovina");
+- job_phrase: a profession over adjacent words that the lexicon knows as
+  part of an occupation title ("sales representative" -> "medical equipment
+  sales representative").
+
+The lexicon-guarded growths use `Token._.lexicon` (the `deid_lexicon`
+component); without it they do not fire.
+"""
+from typing import List, Optional, Sequence, Tuple
+
+from spacy.tokens import Doc, Token
+
+from .. import labels
+from .reconcile_rules import RuleSet
+from .reconcile_steps import NOT_NAME_LISTS, PERSON_LABELS, Mention, _joined, _name_word
+
+# Lower-case particles that open a surname glued by a hyphen ("al-Rashid").
+NAME_PARTICLES = frozenset({"al", "el", "ul", "bin", "ben", "ibn", "abu", "da", "de", "di", "du", "le", "la"})
+INNER_WORD_LABELS = (labels.ORGANIZATION, labels.HOSPITAL, labels.DEPARTMENT, labels.LOCATION_OTHER)
+PLACE_LABELS = (labels.CITY, labels.COUNTRY, labels.STATE, labels.LOCATION_OTHER)
+# Words inside an institution's name; "and" only between places the lexicon knows as one.
+INNER_WORDS = frozenset({"of", "on", "for", "&"})
+# Corporate suffixes that end an organisation's name ("Smith & Rowe LLP").
+ORGANIZATION_SUFFIXES = frozenset({"llp", "llc", "inc", "inc.", "co", "co.", "corp", "corp.", "pc", "p.c."})
+MAX_INNER_TAIL = 4
+MAX_JOB_WORDS = 6
+
+
+def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List[Mention]:
+    """Grow mentions over the parts that belong to them; merges two mentions
+    where one growth reaches another ("and" between places). Returns the new list."""
+    owner: List[Optional[Mention]] = [None] * len(doc)
+    for mention in mentions:
+        for i in range(mention.start, mention.end):
+            owner[i] = mention
+    removed = set()
+    for mention in sorted(mentions, key=lambda m: m.start):
+        if id(mention) in removed:
+            continue
+        if mention.label in PERSON_LABELS:
+            _grow(mention, owner, _name_hyphen(doc, mention, owner), "name_hyphen")
+            _grow(mention, owner, _last_comma_first(doc, mention, owner, rules), "last_comma_first")
+        elif mention.label == labels.PROFESSION:
+            _grow(mention, owner, _job_phrase(doc, mention, owner), "job_phrase")
+        if mention.label in INNER_WORD_LABELS:
+            _grow(mention, owner, _inner_tail(doc, mention, owner, rules), "inner_word")
+        if mention.label in PLACE_LABELS:
+            other = _joined_place(doc, mention, owner)
+            if other is not None:
+                removed.add(id(other))
+                _grow(mention, owner, (mention.start, other.end), "inner_word", absorb=other)
+    return [m for m in mentions if id(m) not in removed]
+
+
+def _grow(mention: Mention, owner: List[Optional[Mention]], bounds: Optional[Tuple[int, int]],
+          kind: str, absorb: Optional[Mention] = None) -> None:
+    if bounds is None or bounds == (mention.start, mention.end):
+        return
+    start, end = bounds
+    for i in range(start, end):
+        owner[i] = mention
+    mention.start, mention.end = start, end
+    mention.provenance.append(f"complete:{kind}")
+    if absorb is not None:
+        mention.provenance.append(f"complete:absorbed:{absorb.provenance_string or absorb.label}")
+
+
+def _free(owner: Sequence[Optional[Mention]], start: int, end: int) -> bool:
+    return 0 <= start and end <= len(owner) and all(owner[i] is None for i in range(start, end))
+
+
+def _glued(doc: Doc, left: int) -> bool:
+    return 0 <= left < len(doc) - 1 and _joined(doc, left) == ""
+
+
+def _line_ends(doc: Doc, end: int) -> bool:
+    """Whether the line ends right before token `end` (or the doc does)."""
+    if end >= len(doc):
+        return True
+    before, token = doc[end - 1], doc[end]
+    return "\n" in before.whitespace_ or (token.is_space and "\n" in token.text)
+
+
+def _capitalised(token: Token) -> bool:
+    return token.is_alpha and (token.is_title or (token.is_upper and len(token) > 1))
+
+
+def _name_hyphen(doc: Doc, mention: Mention, owner) -> Optional[Tuple[int, int]]:
+    start, end = mention.start, mention.end
+    # right: Okafor -> Okafor-Lindgren (repeatable: Garcia-Lopez-Ruiz)
+    while end + 1 < len(doc) and doc[end].text in ("-", "'") and _glued(doc, end - 1) \
+            and _glued(doc, end) and _capitalised(doc[end + 1]) and _free(owner, end, end + 2):
+        end += 2
+    # left: Lindgren -> Okafor-Lindgren, Rashid -> al-Rashid
+    while start >= 2 and doc[start - 1].text in ("-", "'") and _glued(doc, start - 2) \
+            and _glued(doc, start - 1) and _free(owner, start - 2, start):
+        piece = doc[start - 2]
+        if not (_capitalised(piece) or piece.lower_ in NAME_PARTICLES or piece.text in ("O", "D")):
+            break
+        start -= 2
+    return start, end
+
+
+def _last_comma_first(doc: Doc, mention: Mention, owner, rules: RuleSet) -> Optional[Tuple[int, int]]:
+    """"Smith" + ", John" (+ " M") when the line then ends or a credential follows."""
+    comma, first = mention.end, mention.end + 1
+    if mention.end - mention.start != 1 or first >= len(doc) or doc[comma].text != ",":
+        return None
+    if not _glued(doc, comma - 1) or _joined(doc, comma) != " " or not _free(owner, comma, first + 1):
+        return None
+    name = doc[first]
+    if not _name_word(name, rules) and not (name.is_upper and name.is_alpha and len(name) > 1):
+        return None
+    end = first + 1
+    # a middle initial: "Smith, John M" / "Smith, John M."
+    if end < len(doc) and _joined(doc, end - 1) == " " and len(doc[end]) == 1 and doc[end].is_upper \
+            and _free(owner, end, end + 1):
+        after = end + 1
+        if after < len(doc) and doc[after].text == "." and _glued(doc, end):
+            after += 1
+        if _line_ends(doc, after) or doc[after].text == ",":
+            end += 1
+    if _line_ends(doc, end):
+        return mention.start, end
+    following = doc[end]
+    credentials = rules.lists.get("credential_cues", ())
+    if following.text == "," or following.lower_ in credentials:
+        return mention.start, end
+    return None
+
+
+def _lexicon(token: Token) -> Tuple[str, ...]:
+    value = token._.get("lexicon") if Token.has_extension("lexicon") else None
+    return tuple(value.split("|")) if value else ()
+
+
+def _job_phrase(doc: Doc, mention: Mention, owner) -> Optional[Tuple[int, int]]:
+    start, end = mention.start, mention.end
+    while start > 0 and mention.end - start < MAX_JOB_WORDS and _joined(doc, start - 1) == " " \
+            and doc[start - 1].is_alpha and "JOB" in _lexicon(doc[start - 1]) and _free(owner, start - 1, start):
+        start -= 1
+    while end < len(doc) and end - start < MAX_JOB_WORDS and _joined(doc, end - 1) == " " \
+            and doc[end].is_alpha and "JOB" in _lexicon(doc[end]) and _free(owner, end, end + 1):
+        end += 1
+    return start, end
+
+
+def _inner_tail(doc: Doc, mention: Mention, owner, rules: RuleSet) -> Optional[Tuple[int, int]]:
+    """"Office" + " on Aging", "Smith" + " & Rowe LLP"."""
+    word = mention.end
+    if word + 1 >= len(doc) or doc[word].lower_ not in INNER_WORDS or not _capitalised(doc[word - 1]):
+        return None
+    if _joined(doc, word - 1) != " " or _joined(doc, word) != " ":
+        return None
+    end = word + 1
+    not_names = set().union(*(rules.lists.get(name, ()) for name in NOT_NAME_LISTS))
+    while end < len(doc) and end - word <= MAX_INNER_TAIL and _free(owner, end, end + 1) \
+            and (_capitalised(doc[end]) or doc[end].lower_ in ORGANIZATION_SUFFIXES) \
+            and doc[end].lower_ not in not_names and doc[end].lower_ not in rules.guard_words:
+        end += 1
+        if end < len(doc) and _joined(doc, end - 1) != " ":
+            break
+    if end == word + 1 or not _free(owner, word, end):
+        return None
+    return mention.start, end
+
+
+def _joined_place(doc: Doc, mention: Mention, owner) -> Optional[Mention]:
+    """The place mention right after "<mention> and", when the lexicon knows
+    the whole as one place of the same kind ("Bosnia and Herzegovina")."""
+    word = mention.end
+    if word + 1 >= len(doc) or doc[word].lower_ != "and" or owner[word] is not None:
+        return None
+    other = owner[word + 1]
+    if other is None or other.start != word + 1 or other.label != mention.label:
+        return None
+    shared = set(_lexicon(doc[mention.start]))
+    for i in range(mention.start, other.end):
+        shared &= set(_lexicon(doc[i]))
+    return other if shared & {"COUNTRY", "CITY", "STATE"} else None

@@ -1,0 +1,104 @@
+"""Span completion (the reconciler's `complete` step): table tests, positive
+and negative, through the deid_reconciler component."""
+import pytest
+import spacy
+from spacy.tokens import Span
+
+from spacy_deid import labels
+from spacy_deid.pipeline.reconcile_completion import complete_mentions  # noqa: F401 (public step)
+
+# A small lexicon: places, occupations (the lexicon-guarded growths read it).
+LEXICONS = {
+    "COUNTRY": ["Bosnia and Herzegovina", "Trinidad and Tobago"],
+    "CITY": ["Boston", "Chicago"],
+    "JOB": ["medical equipment sales representative", "sales representative",
+            "middle school guidance counselor"],
+}
+ONLY_COMPLETE = {"merge": False, "correct": False, "reconcile": False, "propagate": False,
+                 "complete": True}
+
+
+def make_nlp(complete=True):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=LEXICONS, frequencies={})
+    nlp.add_pipe("deid_reconciler", config=dict(ONLY_COMPLETE, complete=complete))
+    return nlp
+
+
+def run(nlp, text, ner):
+    """Entities after the reconciler, given NER spans as (substring, label, nth)."""
+    doc = nlp.get_pipe("deid_lexicon")(nlp.make_doc(text))
+    spans = []
+    for item in ner:
+        piece, label = item[0], item[1]
+        nth = item[2] if len(item) > 2 else 0
+        start = -1
+        for _ in range(nth + 1):
+            start = text.index(piece, start + 1)
+        span = doc.char_span(start, start + len(piece), label=label)
+        assert span is not None
+        spans.append(span)
+    doc.ents = spans
+    doc = nlp.get_pipe("deid_reconciler")(doc)
+    return [(ent.text, ent.label_) for ent in doc.ents]
+
+
+P, D, O, H, C, PR = (labels.PATIENT, labels.DOCTOR, labels.ORGANIZATION, labels.HOSPITAL,
+                     labels.COUNTRY, labels.PROFESSION)
+
+CASES = [
+    # name_hyphen
+    ("Seen with Dr. Okafor-Lindgren today.", [("Okafor", D)], [("Okafor-Lindgren", D)]),
+    ("Seen with Dr. Okafor-Lindgren today.", [("Lindgren", D)], [("Okafor-Lindgren", D)]),
+    ("Her father, Omar al-Rashid, called.", [("Rashid", P)], [("al-Rashid", P)]),
+    ("Garcia-Lopez-Ruiz was admitted.", [("Garcia", P)], [("Garcia-Lopez-Ruiz", P)]),
+    # negatives: a lower-case piece is no name; a spaced hyphen is a dash
+    ("History of Parkinson-like tremor.", [("Parkinson", P)], [("Parkinson", P)]),
+    ("Met Smith - Jones was absent.", [("Smith", P)], [("Smith", P)]),
+    # last_comma_first
+    ("Signed: Smith, John\nDate: today", [("Smith", D)], [("Smith, John", D)]),
+    ("Smith, John, MD\nAttending", [("Smith", D)], [("Smith, John", D)]),
+    ("Smith, John MD", [("Smith", D)], [("Smith, John", D)]),
+    ("Brown, Maria L\nnext line", [("Brown", P)], [("Brown, Maria L", P)]),
+    # negatives: a sentence going on after the comma, a lower-case word
+    ("Smith, Jones and others came to the meeting.", [("Smith", P)], [("Smith", P)]),
+    ("Smith, however, refused.", [("Smith", P)], [("Smith", P)]),
+    # inner_word
+    ("Referred to the Office on Aging for support.", [("Office", O)], [("Office on Aging", O)]),
+    ("Works at Smith & Rowe LLP downtown.", [("Smith", O)], [("Smith & Rowe LLP", O)]),
+    ("Member of the Board of Health since May.", [("Board", O)], [("Board of Health", O)]),
+    # negatives: nothing capitalised after the word; a person's name is not grown
+    ("Called the Office on behalf of her son.", [("Office", O)], [("Office", O)]),
+    ("Smith of Boston called.", [("Smith", P)], [("Smith", P)]),
+    # places joined by "and": one place only if the lexicon says so
+    ("Born in Bosnia and Herzegovina in 1990.", [("Bosnia", C), ("Herzegovina", C)],
+     [("Bosnia and Herzegovina", C)]),
+    ("Lived in Boston and Chicago.", [("Boston", labels.CITY), ("Chicago", labels.CITY)],
+     [("Boston", labels.CITY), ("Chicago", labels.CITY)]),
+    # job_phrase
+    ("She is a medical equipment sales representative now.", [("sales representative", PR)],
+     [("medical equipment sales representative", PR)]),
+    ("Father is a middle school guidance counselor.", [("guidance counselor", PR)],
+     [("middle school guidance counselor", PR)]),
+    # negative: words outside the occupation title stay out
+    ("Good sales representative skills.", [("sales representative", PR)],
+     [("sales representative", PR)]),
+]
+
+
+@pytest.mark.parametrize("text,ner,expected", CASES)
+def test_span_completion(text, ner, expected):
+    assert run(make_nlp(), text, ner) == expected
+
+
+@pytest.mark.parametrize("text,ner,expected", CASES[:3])
+def test_switched_off(text, ner, expected):
+    assert run(make_nlp(complete=False), text, ner) == [(t, l) for t, l, *_ in ner]
+
+
+def test_provenance_records_the_growth():
+    nlp = make_nlp()
+    doc = nlp.get_pipe("deid_lexicon")(nlp.make_doc("Seen with Dr. Okafor-Lindgren today."))
+    doc.ents = [Span(doc, 3, 4, label=D)]
+    doc = nlp.get_pipe("deid_reconciler")(doc)
+    assert doc.ents[0]._.phi_source.endswith("complete:name_hyphen")
