@@ -71,7 +71,9 @@ def default_tokenizers(base: Optional[str] = None) -> Dict[str, Callable[[str], 
 
     other = load_tokenizer_pipeline(base) if base is not None else blank_deid()
     name = base if base is not None else "spacy-deid.Tokenizer.v1"
-    return {"spacy.blank('en')": spacy.blank("en").make_doc, name: other.make_doc}
+    # Tokenizers, not make_doc: max_length guards the parser/NER's memory, and
+    # a note over it must be counted like any other.
+    return {"spacy.blank('en')": spacy.blank("en").tokenizer, name: other.tokenizer}
 
 
 def _rows(counts: Dict[str, AlignmentCounts]) -> List[Tuple[str, int, int, str]]:

@@ -53,7 +53,9 @@ def convert_cli(
         n_notes, n_mentions, problems, alignment = convert_corpus(
             input_path,
             output_path,
-            nlp.make_doc,
+            # The tokenizer alone: nlp.make_doc refuses notes over max_length,
+            # a limit for the parser/NER's memory, not for tokenizing.
+            nlp.tokenizer,
             format=format,
             lenient=lenient,
             misaligned=misaligned,

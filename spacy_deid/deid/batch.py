@@ -9,14 +9,21 @@ outputs that exist. A file that cannot be read is reported by name and
 problem and skipped; the summary counts it. Nothing logged holds note text.
 """
 
+import multiprocessing
+import signal
 import sys
+import tempfile
+import threading
 import time
 from collections import Counter
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
+from filelock import FileLock, Timeout
 from spacy.language import Language
+from spacy.tokens import Doc
 
 from .files import atomic_write_text
 from .io import (
@@ -26,11 +33,17 @@ from .io import (
     FileJob,
     InputError,
     input_files,
+    is_hidden,
     read_job,
     released_note,
 )
+from .split import split_points
 from .release import Deidentifier
 from ..corpus.i2b2_2014 import note_to_i2b2_2014
+
+
+class OutputInUseError(RuntimeError):
+    """Another run is writing into the same output folder or mapping file."""
 
 
 @dataclass
@@ -41,6 +54,7 @@ class BatchSummary:
     files_resumed: int = 0  # outputs already there from an earlier run
     failed: List[Tuple[str, str]] = field(default_factory=list)  # (file, problem)
     ignored: List[str] = field(default_factory=list)  # files of other types
+    hidden: List[str] = field(default_factory=list)  # hidden files and folders, not read
     notes: int = 0
     words: int = 0
     unparsed_dates: int = 0
@@ -56,13 +70,15 @@ class BatchSummary:
         words = self.words / self.seconds if self.seconds else 0.0
         out = [
             f"files written: {self.files_written}, already done (resumed): {self.files_resumed}, "
-            f"failed: {self.files_failed}, ignored (other types): {len(self.ignored)}",
+            f"failed: {self.files_failed}, ignored (other types): {len(self.ignored)}, "
+            f"hidden (not read): {len(self.hidden)}",
             f"notes: {self.notes} in {self.seconds:.1f}s ({rate:.1f} notes/s, {words:.0f} words/s)",
             f"PHI replaced: {sum(self.replacements.values())}; unreadable dates given a placeholder: "
             f"{self.unparsed_dates}",
         ]
         out.extend(f"failed: {problem or name}" for name, problem in self.failed)
         out.extend(f"ignored: {name}" for name in self.ignored)
+        out.extend(f"hidden, not read: {name}" for name in self.hidden)
         return out
 
 
@@ -70,14 +86,102 @@ def output_path(output_dir: Path, relative: Path) -> Path:
     return output_dir / relative
 
 
-def audit_path(audit_dir: Path, relative: Path) -> Callable[[int], Path]:
+def audit_path(
+    audit_dir: Path, relative: Path, xml_beside: bool = False
+) -> Callable[[int], Path]:
     """Where the audit XML of each note of a file goes: `a/b.txt` -> `a/b.xml`
-    (the i2b2 scorer pairs files by name), `a/c.jsonl` -> `a/c-jsonl-0001.xml`, ..."""
+    (the i2b2 scorer pairs files by name), `a/c.jsonl` -> `a/c-jsonl-0001.xml`, ...
+    A .txt with an input .xml of the same stem beside it (`xml_beside`) gets
+    `a/b-txt.xml`, so neither audit file overwrites the other."""
     stem = relative.with_suffix("")
-    if relative.suffix.lower() in (".txt", ".xml"):
+    suffix = relative.suffix.lower()
+    if suffix == ".xml" or (suffix == ".txt" and not xml_beside):
         return lambda index: audit_dir / stem.parent / f"{stem.name}.xml"
-    kind = relative.suffix.lower().lstrip(".")
+    if suffix == ".txt":
+        return lambda index: audit_dir / stem.parent / f"{stem.name}-txt.xml"
+    kind = suffix.lstrip(".")
     return lambda index: audit_dir / stem.parent / f"{stem.name}-{kind}-{index + 1:04d}.xml"
+
+
+LOCK_NAME = ".spacy-deid.lock"
+
+
+class OutputLock:
+    """Locks held for a run: the output folder and the mapping file, so two
+    runs never interleave their files (released when the process ends)."""
+
+    def __init__(self, output_dir: Path, mapping_path: Optional[Path]) -> None:
+        self.targets = [(output_dir, output_dir / LOCK_NAME)]
+        if mapping_path is not None:
+            self.targets.append((mapping_path, mapping_path.with_name(mapping_path.name + ".lock")))
+        self._stack = ExitStack()
+
+    def __enter__(self) -> "OutputLock":
+        try:
+            for target, lock_file in self.targets:
+                lock_file.parent.mkdir(parents=True, exist_ok=True)
+                lock = FileLock(str(lock_file), timeout=0)
+                try:
+                    lock.acquire()
+                except Timeout:
+                    raise OutputInUseError(
+                        f"{target}: another spacy-deid run is using it; wait for it to end"
+                    ) from None
+                self._stack.callback(_release, lock, lock_file)
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.close()
+
+
+def _release(lock: FileLock, lock_file: Path) -> None:
+    lock.release()
+    lock_file.unlink(missing_ok=True)
+
+
+def check_mapping_path(mapping_path: Path, output_dir: Path) -> None:
+    """The mapping (PHI) never inside the release folder, and writable before
+    any note is processed. Raises ValueError naming the path."""
+    output = output_dir.resolve()
+    mapping = mapping_path.resolve()
+    if output in mapping.parents:
+        raise ValueError(
+            f"the mapping file {mapping_path} is inside the output folder {output_dir}: "
+            "the mapping is PHI and must never be released with the notes; put it elsewhere"
+        )
+    if mapping_path.is_dir():
+        raise ValueError(f"the mapping path {mapping_path} is a folder, not a file")
+    try:
+        mapping_path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=mapping_path.parent, prefix=".spacy-deid-check."):
+            pass
+    except OSError as err:
+        raise ValueError(
+            f"cannot write the mapping file {mapping_path} ({err.strerror or type(err).__name__})"
+        ) from None
+
+
+@contextmanager
+def _workers_end_on_sigterm(n_process: int):
+    """SIGTERM stops the run like Ctrl-C: worker processes are terminated (not
+    left orphaned or waited for) and the finished files are still written."""
+    if n_process <= 1 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        for child in multiprocessing.active_children():
+            child.terminate()
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class BatchRunner:
@@ -109,26 +213,52 @@ class BatchRunner:
         base = input_path.parent if input_path.is_file() else input_path
         if output_dir.resolve() == base.resolve() or base.resolve() in output_dir.resolve().parents:
             raise ValueError("the output folder must not be the input folder or inside it")
+        if self.mapping_path is not None:
+            check_mapping_path(Path(self.mapping_path), output_dir)
+        with self.lock(output_dir, self.mapping_path), _workers_end_on_sigterm(self.n_process):
+            return self._run(input_path, base, output_dir)
+
+    def lock(self, output_dir: Path, mapping_path: Optional[Path]) -> OutputLock:
+        """The locks a run holds (OutputInUseError when another run holds one)."""
+        return OutputLock(Path(output_dir), None if mapping_path is None else Path(mapping_path))
+
+    def _run(self, input_path: Path, base: Path, output_dir: Path) -> BatchSummary:
         summary = BatchSummary()
         pending: List[Tuple[Path, Path]] = []
-        for path in input_files(input_path):
+        for path in input_files(input_path, hidden=True):
             relative = path.relative_to(base)
-            if path.suffix.lower() not in SUFFIXES:
+            if is_hidden(path, input_path):
+                summary.hidden.append(str(path))
+            elif path.suffix.lower() not in SUFFIXES:
                 summary.ignored.append(str(path))
             elif output_path(output_dir, relative).exists() and not self.overwrite:
                 summary.files_resumed += 1
             else:
                 pending.append((path, relative))
+        inputs = {relative.as_posix().lower() for _, relative in pending}
+        self._xml_beside = {
+            relative
+            for _, relative in pending
+            if relative.suffix.lower() == ".txt"
+            and relative.with_suffix(".xml").as_posix().lower() in inputs
+        }
         started = time.perf_counter()
         jobs: Dict[int, FileJob] = {}
         ready: List[FileJob] = []
+        parts: Dict[Tuple[int, int], List[Optional[Doc]]] = {}
         bar = _progress_bar(self.progress)
         try:
             stream = self._notes(pending, jobs, ready, summary)
             docs = self.nlp.pipe(
                 stream, as_tuples=True, n_process=self.n_process, batch_size=self.batch_size
             )
-            for doc, (job_index, note_index) in docs:
+            for doc, (job_index, note_index, part, n_parts) in docs:
+                if n_parts > 1:  # a note over max_length, processed in pieces
+                    pieces = parts.setdefault((job_index, note_index), [None] * n_parts)
+                    pieces[part] = doc
+                    if any(piece is None for piece in pieces):
+                        continue
+                    doc = Doc.from_docs(parts.pop((job_index, note_index)), ensure_whitespace=False)
                 job = jobs[job_index]
                 note = job.notes[note_index]
                 if doc.text != note.text:  # a pipeline that changed the text cannot be released
@@ -158,8 +288,11 @@ class BatchRunner:
             summary.seconds = time.perf_counter() - started
         return summary
 
-    def _notes(self, pending, jobs, ready, summary) -> Iterator[Tuple[str, Tuple[int, int]]]:
-        """(text, (file, note)) for every note of every readable file, in order."""
+    def _notes(self, pending, jobs, ready, summary) -> Iterator[Tuple[str, Tuple[int, int, int, int]]]:
+        """(text, (file, note, part, parts)) for every note of every readable
+        file, in order; a note over the pipeline's max_length comes in parts
+        split at paragraph, line or word boundaries (a file with a note that
+        has none is reported and skipped)."""
         for job_index, (path, relative) in enumerate(pending):
             try:
                 job = read_job(path, relative, self.text_field, self.patient_field)
@@ -173,9 +306,24 @@ class BatchRunner:
             if not job.notes:
                 ready.append(job)  # an empty JSONL/CSV file is written back as it is
                 continue
+            limit = self.nlp.max_length
+            splits = [split_points(note.text, limit) for note in job.notes]
+            if None in splits:
+                index = splits.index(None)
+                summary.failed.append(
+                    (
+                        str(path),
+                        f"{path}: note {job.notes[index].note_id} is longer than the pipeline's "
+                        f"max_length ({limit} characters) and has no line or word break to "
+                        "split it at; raise nlp.max_length or split the note",
+                    )
+                )
+                continue
             jobs[job_index] = job
-            for note_index, note in enumerate(job.notes):
-                yield note.text, (job_index, note_index)
+            for note_index, (note, points) in enumerate(zip(job.notes, splits)):
+                bounds = [0, *points, len(note.text)]
+                for part, (start, end) in enumerate(zip(bounds, bounds[1:])):
+                    yield note.text[start:end], (job_index, note_index, part, len(bounds) - 1)
 
     def _flush(self, ready: List[FileJob], output_dir: Path, summary: BatchSummary) -> None:
         """Save the mapping, then write the finished files (in that order, so a
@@ -197,7 +345,9 @@ class BatchRunner:
         ready.clear()
 
     def _write_audit(self, job: FileJob) -> None:
-        paths = audit_path(self.audit_dir, job.relative)
+        paths = audit_path(
+            self.audit_dir, job.relative, job.relative in getattr(self, "_xml_beside", ())
+        )
         for index, (note, released) in enumerate(zip(job.notes, job.released)):
             path = paths(index)
             atomic_write_text(

@@ -196,13 +196,19 @@ def _read_csv(path: Path, relative: Path, text_field: str, patient_field: str) -
     return FileJob(path, relative, notes, render)
 
 
-def input_files(path: Path) -> List[Path]:
+def is_hidden(file: Path, root: Path) -> bool:
+    """Whether `file` or a folder between `root` and it is hidden (a dot name)."""
+    if file == root:
+        return False
+    return any(part.startswith(".") for part in file.relative_to(root).parts)
+
+
+def input_files(path: Path, hidden: bool = False) -> List[Path]:
     """The files to de-identify under `path` (a file or a folder), sorted;
-    hidden files (our temporary files among them) are left out."""
+    hidden files and folders (temporary files among them) only with `hidden`,
+    so a caller can list them as not read."""
     if path.is_file():
         return [path]
     return sorted(
-        p
-        for p in path.rglob("*")
-        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        p for p in path.rglob("*") if p.is_file() and (hidden or not is_hidden(p, path))
     )

