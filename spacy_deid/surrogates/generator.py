@@ -62,6 +62,11 @@ RANKED_HEAD = 300
 # Share of first and last names drawn from the world lists (Faker locales of
 # the origins US clinics see) rather than the US census lists.
 WORLD_NAME_RATE = 0.3
+# Share of people whose surname is composed (hyphenated, double, with a particle).
+COMPOSED_SURNAME_RATE = 0.08
+SURNAME_COMPOSITIONS = {"hyphen": 5, "double": 2, "particle": 3}
+SURNAME_PARTICLES = ("van", "van der", "van den", "de", "de la", "del", "da", "di", "von", "le",
+                     "al-", "el-", "Al-", "O'", "ben", "bin")
 
 
 class SurrogateGenerator:
@@ -82,26 +87,23 @@ class SurrogateGenerator:
 
     # --- value lists -------------------------------------------------------------
     def _words(self, name: str) -> Tuple[str, ...]:
-        values = lists.words(name)
         if self.values and name in lists.VALUE_LISTS:
-            values = lists.halved(values, self.values)
-        return values
+            return lists.words_half(name, self.values)
+        return lists.words(name)
 
     def _pairs(self, name: str, key_index: int = 0) -> Tuple[Tuple[str, str], ...]:
-        values = lists.pairs(name)
         if self.values and name in lists.VALUE_LISTS:
-            values = lists.halved(values, self.values, key_index)
-        return values
+            return lists.pairs_half(name, self.values, key_index)
+        return lists.pairs(name)
 
     def _grouped(self, name: str) -> Dict[str, Tuple[str, ...]]:
         groups = lists.grouped(name)
         if self.values and name in lists.VALUE_LISTS:
-            groups = {k: lists.halved(v, self.values) or v for k, v in groups.items()}
+            groups = {k: lists.halved(v, self.values) or v for k, v in groups.items()}  # small lists
         return groups
 
     def _world_names(self, kind: str) -> Tuple[str, ...]:
-        values = lists.world_names(kind)
-        return lists.halved(values, self.values) if self.values else values
+        return lists.world_names_half(kind, self.values) if self.values else lists.world_names(kind)
 
     def ranked_choice(self, seq):
         """An entry of a list ordered most frequent first: the rank is drawn
@@ -181,10 +183,22 @@ class SurrogateGenerator:
         )
 
     def _person_last_name(self) -> str:
-        name = self.last_name()
-        if self.chance(0.03):  # double-barrelled surnames
-            name = f"{name}-{self.last_name(ambiguous_rate=0.0)}"
-        return name
+        if self.chance(COMPOSED_SURNAME_RATE):
+            return self.composed_last_name()
+        return self.last_name()
+
+    def composed_last_name(self, kind: Optional[str] = None) -> str:
+        """A surname composed from the lists: "Okafor-Lindgren" (hyphen),
+        "Garcia Lopez" (double), "van der Berg", "de la Cruz", "al-Rashid",
+        "O'Malley" (particle); `kind` is one of SURNAME_COMPOSITIONS."""
+        kind = kind or self.weighted(SURNAME_COMPOSITIONS)
+        base = self.last_name(ambiguous_rate=0.0)
+        if kind == "hyphen":
+            return f"{base}-{self.last_name(ambiguous_rate=0.0)}"
+        if kind == "double":
+            return f"{base} {self.last_name(ambiguous_rate=0.0)}"
+        particle = self.choice(SURNAME_PARTICLES)
+        return f"{particle}{base}" if particle.endswith(("-", "'")) else f"{particle} {base}"
 
     def name(self, person: Optional[Person] = None, style: str = "first_last") -> str:
         return NAME_STYLES[style](person or self.person())
@@ -275,6 +289,18 @@ class SurrogateGenerator:
         words["adj"] = hospital_words["adj"]
         words["saint"] = hospital_words["saint"]
         return self._fill(pattern, words)
+
+    def listed(self, name: str) -> tuple:
+        """A shipped list as this generator draws from it (one half of it when
+        `values` is set): rows for .tsv files, entries otherwise."""
+        return self._pairs(name) if name.endswith(".tsv") else self._words(name)
+
+    def compose(self, patterns: str, words: str, **fixed: str) -> str:
+        """A value from a pattern list and its word groups (data files), e.g.
+        compose("town_patterns.txt", "town_words.tsv") → "Port Wexley Junction";
+        `fixed` gives slots a value of the caller's (local="802")."""
+        groups = dict(self._grouped(words), **{key: (value,) for key, value in fixed.items()})
+        return self._fill(self.choice(lists.words(patterns)), groups)
 
     def department(self) -> str:
         if self.chance(0.4):

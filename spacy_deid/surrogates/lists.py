@@ -75,10 +75,26 @@ def world_names(kind: str) -> Tuple[str, ...]:
     return tuple(name for line in _lines("world_names.tsv") for _, k, name in [line.split("\t")] if k == kind)
 
 
-@lru_cache(maxsize=None)
 def halved(values: Tuple, which: str, key_index: int = -1) -> Tuple:
     """The entries of `values` on side `which` ("A" or "B"); rows (tuples) are
     split by their column `key_index`."""
     if which not in HALVES:
         raise ValueError(f"value half must be one of {HALVES}, not {which!r}")
     return tuple(v for v in values if half_of(v if isinstance(v, str) else v[key_index]) == which)
+
+
+@lru_cache(maxsize=None)
+def words_half(name: str, which: str) -> Tuple[str, ...]:
+    """`words(name)` on side `which` only (computed once per list and side)."""
+    return halved(words(name), which)
+
+
+@lru_cache(maxsize=None)
+def pairs_half(name: str, which: str, key_index: int = 0) -> Tuple[Tuple[str, str], ...]:
+    """`pairs(name)` on side `which`, split by column `key_index`."""
+    return halved(pairs(name), which, key_index)
+
+
+@lru_cache(maxsize=None)
+def world_names_half(kind: str, which: str) -> Tuple[str, ...]:
+    return halved(world_names(kind), which)
