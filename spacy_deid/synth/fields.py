@@ -161,3 +161,60 @@ fields(
     ("Axis IV", "[problems with primary support group|occupational problems|housing problems|economic problems|legal problems|moderate psychosocial stressors]"),
     ("Axis V", "[GAF {num:25-70}|GAF = {num:25-70}|current GAF {num:25-65}, highest past year {num:50-80}]"),
 )
+
+# --- phenomenon families (families.py): header and signature lines, "fam_<family>_line" ---------
+fields(
+    "fam_department_line",
+    ("[Department|Dept|Service|Program|Unit|Division|Clinic]", "{dept_name}"),
+    ("[DEPARTMENT|SERVICE|PROGRAM|UNIT]", "{dept_name:upper}"),
+    ("[Location|Site]", "{dept_name}, {hosp:here}"),
+    ("[Service/Unit|Unit/Room|Location]", "{dept_name}, {room_line}"),
+    ("[Team|Treatment team|Attending service]", "{dept_name}"),
+    ("[Program|Level of care|Clinic]", "[{dept_name:lower}|{dept_name:title}]"),
+)
+fields(
+    "fam_room_line",
+    ("[Location|Bed assignment|Current location]", "{room_line}"),
+    ("[Unit/Bed|Bed|Room]", "{dept_name}[ -|,] {room_line}"),
+    ("[Seen in|Visit location]", "{room_line:bare}"),
+    ("[Location|Loc]", "{hosp:here}, {room_line}"),
+)
+fields(
+    "fam_signature_block_line",
+    ("[Electronically signed by|Signed|E-signed by|Attending]", "{doc_name:att/last_first_cred}[ {uid}|]"),
+    ("[cc|CC|Copies to|Distribution]", "{doc_name:pcp/last_first_mi}; {doc_name:new/last_first_cred}"),
+    ("[Treatment team|Team members]", "{doc_name:att/last_first_cred} (attending), {doc_name:new/last_first_mi} [(resident)|(NP)|(SW)]"),
+    ("[Dictated by|Author|Note by]", "{doc_name:att/upper_last_first_cred} {uid}"),
+    ("[Cosigner|Supervising]", "{doc_name:new/last_first} {uid}"),
+    ("[Reviewed by|Co-signed]", "{doc_name:new/last_first_mi} {uid}"),
+)
+fields(
+    "fam_cued_identifier_line",
+    ("[Ref|Reference|Related]", "{cued_id}"),
+    ("[Order|Study|Imaging]", "{cued_id:accession}"),
+    ("[Court|Legal]", "{cued_id:case}"),
+    ("[Prior auth|Authorization]", "{cued_id:claim}"),
+)
+
+# --- other note types (layouts 012-021) -------------------------------------------------------
+fields(
+    "discharge",
+    ("[Admission date|Date of admission|Admitted]", "{date:recent}"),
+    ("[Discharge date|Date of discharge|Discharged]", "{date:visit}"),
+    ("[Discharge diagnosis|Discharge diagnoses|Final diagnosis]", "{dx}[; {dx}|]"),
+    ("[Discharged to|Disposition]", "[home with {his} {rel}|{hosp:new}|a sober house in {town}|shelter|{dept_name}]"),
+    ("[Discharge attending|Attending of record]", "{doc_name:att/last_first_cred}"),
+    ("[Condition at discharge|Condition]", "[stable|improved|fair]"),
+    ("[Length of stay|LOS]", "{num:3-30} days"),
+    ("[Unit|Service]", "{dept_name}"),
+    ("[Patient|Name]", "{pt_header}"),
+    ("[MRN|Unit No]", "{id:mrn}"),
+)
+fields(
+    "followup",
+    ("[Psychiatry|Medication management|Psychiatrist]", "{dr:new/full_cred}, {dept_name}, {date:future} at {time}[, {room_line}|]"),
+    ("[Therapy|Therapist|Counseling]", "{dr:ther} at {hosp:new} on {date:future}"),
+    ("[PCP|Primary care]", "{dr:pcp}, {date:future}[, {phone}|]"),
+    ("[Program|IOP|PHP]", "{dept_name} at {hosp:new}, starting {date:future}"),
+    ("[Labs|Lithium level|Blood work]", "{trap:dur} at {hosp:here}"),
+)

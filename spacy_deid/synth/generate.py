@@ -17,6 +17,7 @@ from ..corpus.note import Note
 from . import fillers
 from .assembler import NoteBuilder, Seg, capitalize_first, fix_articles, strip_segments, tidy_spaces
 from .context import NoteContext, Patient, draw_clinician, draw_patient
+from .families import FAMILIES, families_for, family_key, pool_name
 from .fields import FIELD_POOLS
 from .layouts import BULLETS, FIELD_SEPARATORS, HEADER_STYLES, LAYOUTS, SECTIONS, Section
 from .sentences import POOLS
@@ -25,6 +26,24 @@ from ..surrogates import SurrogateGenerator
 from .template import Template, render, select
 
 MIN_WORDS, MAX_WORDS = 300, 2500
+# A Titlecase word the tokenizer cuts from capitals or digits glued before it
+# ("HPIPatient", "39Sex"); "He", "Dr." and "O'Brien" stay glued, so they are not used.
+_TITLECASE_WORD = re.compile(r"[A-Z][a-z]{2,}")
+# PHI ending in a lone capital ("Bed C", "ZF91987P"): a period after it becomes part
+# of the token ("C.", as in an initial), so sentences ending on it get none.
+_LONE_CAPITAL_END = re.compile(r"(?:^|[^A-Za-z])[A-Z]$")
+
+
+def glue_splits(left: str, right: str) -> bool:
+    """Whether the package tokenizer cuts `left` + `right` written without a
+    space: lower→Upper ("winterHx"), or capitals or digits before a Titlecase
+    word ("HPIPatient", "39Sex"). Glue artifacts are only made where it does, so
+    every gold span stays aligned to tokens."""
+    if not left or not right:
+        return False
+    if left[-1].islower():
+        return right[0].isupper()
+    return (left[-1].isupper() or left[-1].isdigit()) and bool(_TITLECASE_WORD.match(right))
 TEMPLATE_HALVES = ("A", "B", "all")
 # Value-list halves of the name-held-out split (spacy_deid.surrogates.lists.half_of).
 VALUE_HALVES = ("A", "B", "all", None)
@@ -109,7 +128,8 @@ class _NoteWriter:
             text = segs[-1].text.rstrip()
             segs[-1] = Seg(text)
         if segs and not re.search(r"[.!?\"')\]]$", segs[-1].text):
-            segs.append(Seg("."))
+            if not (segs[-1].label and _LONE_CAPITAL_END.search(segs[-1].text)):
+                segs.append(Seg("."))
         return strip_segments(segs)
 
     def count(self, section: Section) -> int:
@@ -137,27 +157,50 @@ class _NoteWriter:
         if section.kind == "title":
             self.title(section)
             return
+        period_glues = self.ctx.phenomena["conjoined_after_period"]
         if section.field_pool and self.rng.random() < section.field_share:
             body = self.fields(section, section.field_pool)
         else:
             body = {
                 "narrative": self.narrative, "fields": self.fields, "list": self.listing, "mse": self.mse,
-                "checklist": self.checklist,
+                "checklist": self.checklist, "block": self.block,
             }[section.kind](section)
         if not body:
             return
-        if self.rng.random() < 0.02:  # some EHR exports upper-case whole sections
+        # Some EHR exports upper-case whole sections (not where a period glues two
+        # sentences: "DAKOTA.HIS" would be one token).
+        if (self.rng.random() < 0.02
+                and self.ctx.phenomena["conjoined_after_period"] == period_glues):
             self.ctx.phenomena["upper_case_section"] += 1
             body = [[Seg(seg.text.upper(), seg.label) for seg in block] for block in body]
         if section.headers:
             header = self.header_line(section)
             if self.style.header.endswith("inline") and section.kind in ("narrative",):
+                if self.style.header.endswith("glued_inline"):
+                    header = self.glued_header(header, body[0])
                 body[0] = strip_segments(header + body[0])
             else:
                 self.add(header)
         for i, block in enumerate(body):
             last = i == len(body) - 1
             self.add(block, "\n\n" if (last or section.kind == "narrative") and self.rng.random() < 0.7 else "\n")
+
+    def glued_header(self, header: List[Seg], first: List[Seg]) -> List[Seg]:
+        """"HPIPatient reports": the header glued to the first word where the
+        tokenizer cuts the case change (CAPS→Title, lower→Upper), else "HPI: "."""
+        text = header[0].text
+        if glue_splits(text, first[0].text):
+            self.ctx.phenomena[family_key("glued_header")] += 1
+            return header
+        return [Seg(text + ": ")]
+
+    def block(self, section: Section) -> List[List[Seg]]:
+        """One multi-line template (letterhead, salutation, signature block)."""
+        template = self.rng.choice(self.pool(section.pool))
+        segs = self.render(template.source, template.id)
+        newline = self.style.newline
+        return [[Seg(seg.text.replace("\n", newline), seg.label) if seg.label is None else seg
+                 for seg in segs]]
 
     def title(self, section: Section) -> None:
         title = self.rng.choice(section.headers)
@@ -170,6 +213,10 @@ class _NoteWriter:
             self.add([Seg(title)])
         elif roll < 0.45:
             self.add(self.render(f"{title} - {{hosp:abbr}}"))
+        elif roll < 0.55:  # a banner: department in capitals, then the facility
+            self.add(self.render("{dept_name:upper}"))
+            self.add(self.render("{hosp:here}"))
+            self.add([Seg(title)])
         else:
             self.add([Seg(title)])
 
@@ -184,7 +231,17 @@ class _NoteWriter:
             plain = self.pool(section.plain_pool)
             chosen += self.rng.sample(plain, min(len(plain), n_plain))
             self.rng.shuffle(chosen)
+        self.add_family_templates(section.key, chosen, POOLS)
         return templates, n, chosen
+
+    def add_family_templates(self, section: str, chosen: List[Template], pools) -> None:
+        """Each phenomenon family of this section joins it with the family's weight
+        (one template of its pool, at a random place)."""
+        lines = pools is FIELD_POOLS
+        for family in families_for(section):
+            if self.rng.random() < FAMILIES[family].weight:
+                pool = select(pools[pool_name(family, lines)], self.half)
+                chosen.insert(self.rng.randrange(len(chosen) + 1), self.rng.choice(pool))
 
     def narrative(self, section: Section) -> List[List[Seg]]:
         templates, n, chosen = self.choose_templates(section)
@@ -237,6 +294,7 @@ class _NoteWriter:
             self.rng.shuffle(chosen)
         else:
             chosen = self.rng.sample(templates, min(len(templates), self.count(section)))
+        self.add_family_templates(pool, chosen, FIELD_POOLS)
         lines = [self.field_line(t) for t in chosen]
         if pool == "header" and len(lines) > 3 and self.rng.random() < 0.3:
             # EHR banners put several fields on one line: "Name: X    DOB: Y    MRN: Z"
@@ -305,7 +363,7 @@ class _NoteWriter:
                 break
             nxt = self.blocks[i + 1][0]
             if (self.rng.random() < self.style.glue and re.search(r"\w$", segs[-1].text)
-                    and re.match(r"\w", nxt[0].text)):
+                    and re.match(r"\w", nxt[0].text) and glue_splits(segs[-1].text, nxt[0].text)):
                 phi_edge = segs[-1].label is not None or nxt[0].label is not None
                 self.ctx.phenomena["conjoined_phi_boundary" if phi_edge else "conjoined_plain"] += 1
                 continue  # "winterHx": the line break is lost
@@ -347,11 +405,19 @@ def _build_note(note_id: str, patient: Patient, visit: dt.date, rng: random.Rand
         half=half,
     )
     layouts = select(LAYOUTS, half)  # type: ignore[arg-type]
-    layout = rng.choice(layouts)
+    layout = rng.choices(layouts, weights=[layout.weight for layout in layouts])[0]
+    if layout.note_type != "intake":
+        ctx.phenomena[family_key("note_type")] += 1
+        ctx.phenomena[f"note_type:{layout.note_type}"] += 1
     writer = _NoteWriter(ctx, _draw_style(rng), half)
+    if layout.upper:  # glued capitals ("DAKOTA.HIS", "BELLESAYS") are one token: no glue
+        writer.style.glue = 0.0
     for key, probability in layout.sections:
         if rng.random() < probability:
             writer.section(SECTIONS[key])
+    if layout.upper:  # dictations transcribed in capitals, PHI included
+        writer.blocks = [([Seg(seg.text.upper(), seg.label) for seg in segs], after)
+                         for segs, after in writer.blocks]
     builder = writer.build()
     text = builder.text()
     note = Note(note_id=note_id, text=text, mentions=list(builder.mentions),

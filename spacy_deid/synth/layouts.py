@@ -1,13 +1,14 @@
 """Note layouts: which sections, in which order, with which header spellings.
 
 A section has header spellings and a body kind ("narrative", "fields",
-"list", "mse"); a layout is an ordered list of (section, probability) with
+"list", "mse", "block": one multi-line template); a layout is an ordered list of (section, probability) with
 an id and a half (A/B, alternating), like the templates. Header styles,
 field separators and bullets vary per note on top of that.
 """
 from dataclasses import dataclass
 from typing import Dict, Tuple
 
+from .families import FAMILIES
 from .template import HALVES
 
 
@@ -15,7 +16,7 @@ from .template import HALVES
 class Section:
     key: str
     headers: Tuple[str, ...]
-    kind: str  # narrative | fields | list | mse | title
+    kind: str  # narrative | fields | list | mse | title | block
     pool: str = ""
     count: Tuple[int, int] = (1, 1)  # sentences or lines, scaled by the note's verbosity
     plain_pool: str = ""  # PHI-free sentences mixed into a narrative section
@@ -89,6 +90,26 @@ SECTIONS: Dict[str, Section] = {s.key: s for s in (
             "narrative", "mse_narr", (4, 8)),
     Section("interventions", ("Interventions", "Psychotherapy", "Treatment Provided", "Counseling",
                               "Discussion"), "narrative", "interventions", (2, 5)),
+    # sections of the other note types (layouts 012-021)
+    Section("title_progress", ("Psychiatry Progress Note", "PROGRESS NOTE", "Outpatient Follow-up Visit",
+                               "Medication Management Visit", "Interval Note", "Follow-Up Note"), "title"),
+    Section("title_consult", ("Psychiatry Consultation", "CONSULTATION NOTE", "Consultation-Liaison Psychiatry Note",
+                              "Psychiatric Consult", "Initial Consult", "C/L PSYCHIATRY CONSULT"), "title"),
+    Section("title_discharge", ("Discharge Summary", "DISCHARGE SUMMARY", "Psychiatric Discharge Summary",
+                                "Inpatient Discharge Summary", "Discharge Note"), "title"),
+    Section("interval", ("Interval History", "INTERVAL HISTORY", "Subjective", "SUBJECTIVE", "Since Last Visit",
+                         "Progress"), "narrative", "hpi", (3, 10), "hpi_plain", 0.7),
+    Section("hospital_course", ("Hospital Course", "HOSPITAL COURSE", "Course in Hospital",
+                                "Summary of Hospitalization"), "narrative", "hospital_course", (3, 8),
+            "hpi_plain", 0.4),
+    Section("discharge", (), "fields", "discharge", (3, 7)),
+    Section("followup", ("Follow-up Appointments", "FOLLOW-UP", "Aftercare Plan", "Appointments"),
+            "fields", "followup", (1, 3)),
+    Section("letter_body", (), "narrative", "letter_body", (4, 8), "hpi_plain", 0.3),
+    Section("letterhead", (), "block", "letterhead"),
+    Section("salutation", (), "block", "salutation"),
+    Section("sig_block", (), "block", "sig_block"),
+    Section("dictation", (), "block", "dictation"),
     Section("goals", ("Treatment Goals", "Goals", "GOALS", "Strengths and Barriers",
                       "Treatment Plan Goals"), "list", "goals", (2, 5)),
 )}
@@ -99,6 +120,9 @@ class Layout:
     id: str
     half: str
     sections: Tuple[Tuple[str, float], ...]
+    weight: float = 1.0  # sampling weight against the other layouts of the half
+    upper: bool = False  # the whole note in capitals (dictation transcripts)
+    note_type: str = "intake"
 
 
 _LAYOUT_SECTIONS = (
@@ -160,11 +184,54 @@ _LAYOUT_SECTIONS += (
      ("past_psych", .7), ("mse", 1), ("risk", 1), ("formulation", .8), ("plan", 1), ("signature", .8)),
 )
 
+# Other note types (the "note_type" family): two variants each, so that each
+# template half has every type; (note type, sections, whole note in capitals).
+_NOTE_TYPE_LAYOUTS = (
+    # 12, 13: progress notes
+    ("progress", (("title_progress", .9), ("header", 1), ("interval", 1), ("meds", .6), ("mse", .7),
+      ("mse_narr", .4), ("risk", .6), ("formulation", .8), ("plan", 1), ("signature", .6),
+      ("sig_block", .5)), False),
+    ("progress", (("title_progress", .8), ("header", 1), ("interval", 1), ("substance_narr", .4), ("labs", .4),
+      ("mse_narr", .8), ("formulation", .9), ("plan", 1), ("goals", .3), ("sig_block", .8)), False),
+    # 14, 15: consult notes
+    ("consult", (("title_consult", 1), ("header", 1), ("cc", .8), ("hpi", 1), ("past_psych", .7),
+      ("medical", 1), ("meds", .9), ("labs", .8), ("mse", 1), ("formulation", 1), ("plan", 1),
+      ("signature", .6), ("sig_block", .6)), False),
+    ("consult", (("title_consult", .9), ("header", 1), ("id", .8), ("hpi", 1), ("collateral", .5),
+      ("medical", .9), ("labs", .7), ("mse_narr", .9), ("risk", .8), ("formulation", 1),
+      ("plan", 1), ("sig_block", .9)), False),
+    # 16, 17: discharge summaries
+    ("discharge", (("title_discharge", 1), ("header", 1), ("discharge", 1), ("id", .6), ("hpi", .8),
+      ("past_psych", .6), ("social", .5),
+      ("hospital_course", 1), ("meds", 1), ("mse", .6), ("risk", .7), ("followup", 1),
+      ("sig_block", .9)), False),
+    ("discharge", (("title_discharge", 1), ("discharge", 1), ("cc", .6), ("hospital_course", 1),
+      ("labs", .6), ("meds", 1), ("formulation", .7), ("plan", 1), ("followup", .9),
+      ("signature", .5), ("sig_block", .7)), False),
+    # 18, 19: letters
+    ("letter", (("letterhead", 1), ("salutation", 1), ("letter_body", 1), ("hpi", .9),
+      ("past_psych", .6), ("social", .6), ("formulation", .8), ("plan", .9), ("sig_block", 1)), False),
+    ("letter", (("letterhead", .8), ("salutation", 1), ("letter_body", 1), ("hpi", .9), ("meds", .5),
+      ("family", .5), ("social", .6), ("mse_narr", .4), ("formulation", .7), ("plan", .9),
+      ("sig_block", 1)), False),
+    # 20, 21: dictations transcribed in capitals
+    ("dictation", (("title", .6), ("header", 1), ("hpi", 1), ("past_psych", .8), ("social", .8), ("mse", .8),
+      ("formulation", 1), ("plan", 1), ("dictation", 1)), True),
+    ("dictation", (("title_consult", .6), ("header", 1), ("cc", .8), ("hpi", 1), ("medical", .7),
+      ("family", .6), ("mse_narr", .8), ("formulation", 1), ("plan", 1), ("dictation", 1)), True),
+)
+
 LAYOUTS = tuple(Layout(f"layout.{i:03d}", HALVES[i % 2], sections)
-                for i, sections in enumerate(_LAYOUT_SECTIONS))
+                for i, sections in enumerate(_LAYOUT_SECTIONS)) + tuple(
+    Layout(f"layout.{i:03d}", HALVES[i % 2], sections, FAMILIES["note_type"].weight, upper, kind)
+    for i, (kind, sections, upper) in enumerate(_NOTE_TYPE_LAYOUTS, start=len(_LAYOUT_SECTIONS)))
 
 # Header styles: how a header line is written; "{h}" is the spelling.
 HEADER_STYLES = {
+    # "HPIPatient reports": glued to the first word (the glued_header family; the writer
+    # falls back to "inline" where the tokenizer would not split the case change)
+    "glued_inline": ("{h}", 100 * FAMILIES["glued_header"].weight / 2),
+    "upper_glued_inline": ("{H}", 100 * FAMILIES["glued_header"].weight / 2),
     "colon_line": ("{h}:", 30),         # header alone on its line, colon
     "upper_colon_line": ("{H}:", 20),   # upper-cased
     "bare_line": ("{h}", 12),           # no colon

@@ -621,3 +621,168 @@ extend(
     "risk",
     "[{he:He} has|Has] a [planned|scheduled] [trip to {country}|visit with {his} {rel} in {city}|court date on {date:future}] that {he} [looks forward to|identifies as a reason to stay safe|is anxious about].",
 )
+
+# --- phenomenon families (families.py): one pool per family, "fam_<family>" ---------------------
+# A section named in a family's `sections` gets one of these with the family's weight.
+pool(
+    "fam_room",
+    "[{he:He} was|Pt was] [seen|interviewed|evaluated] in {room_line:bare} [with {his} {rel} present|alone|with the door open].",
+    "[{he:He} was|Patient was] [moved|transferred] to {room_line} [for closer observation|after an altercation with a peer|on {date:recent}].",
+    "[Currently|Now] [on|in] {dept_name}, {room_line}[, on 15-minute checks|, with a sitter|, awaiting placement].",
+    "[{he:He} remained|Remained] in {room_line} [overnight|through the evening] [without incident|on 1:1 observation].",
+    "Interview [conducted|took place] in {room_line:bare}[ of the {dept_name}| on {dept_name}|].",
+    "[Follow-up|Next visit] [scheduled|booked] in {room_line} [of the {dept_name}|at {hosp:here}] on {date:future}[ at {time}|].",
+    "[{he:He} shares|Shares] {room_line} with another patient and [reports poor sleep|has had no conflicts].",
+    "[{he:He} was placed|Placed] in {room_line:bare} [after striking staff|for agitation] and [calmed within an hour|required PRN {drug}].",
+)
+pool(
+    "fam_social_handle",
+    "[{he:He} posts|Posts] on {platform} as {handle} [and has many followers|about {his} mood|daily].",
+    "{his:His} {rel} [showed us|forwarded] [posts|messages] from {his} {platform} account ({handle}) [that worried the family|referencing suicide].",
+    "[{he:He} was|Was] [harassed|bullied] online by [a classmate|an ex-partner|a coworker] under the name {handle:rel}.",
+    "[{platform} handle|{platform} username|Username on {platform}]: {handle}.",
+    "[{he:He} met|Met] {his} {rel} through {platform} ({handle:rel}).",
+    "[{he:He} has|Has] a [gaming|music|art] channel, {handle}, [with about 300 subscribers|which {he} updates nightly].",
+)
+pool(
+    "fam_cued_identifier",
+    "[{he:He} was|Was] arrested on {date:past} and booked at the {city} jail ({cued_id:booking}).",
+    "[Police|Officers] [filed|wrote] {cued_id:incident} after [the altercation|the call] on {date:recent}.",
+    "[{his} court|{his:His} court] [case|hearing] ({cued_id:case}) [is scheduled for|is set for|continues on] {date:future}.",
+    "CT head, {cued_id:accession}, [was unremarkable|showed no acute findings] ({date:recent}).",
+    "[MRI brain|EEG|CXR], {cued_id:accession}, [pending|reviewed with radiology].",
+    "Prior authorization [approved|requested] ({cued_id:claim}) [through {date:future}|for 30 days].",
+    "[{his} driver's|{his:His} driver's] license ({cued_id:license}) was [suspended|revoked] in {date:year} after an OUI.",
+    "[Outside records|Records from {hosp:new}] ({cued_id:mrn}) [reviewed|requested].",
+    "[Insurance verified|Coverage confirmed], {cued_id:plan}, [active|no copay|through {date:future}].",
+    "[{he:He} has|Has] an open {cued_id:case} with [DCF|the probation department|family court].",
+)
+pool(
+    "fam_multiword_town",
+    "[{he:He} grew up|Grew up] in {town:state} and [moved to {city:home} in {date:year}|still has family there].",
+    "{his:His} {rel} lives in {town} [and visits monthly|and they rarely speak].",
+    "[{he:He} lived|Lived] in {town:state} [until {date:year}|for {num:2-15} years|as a child].",
+    "[{he:He} drove|Drove] to {town} on {date:recent} [to see {his} {rel}|without telling anyone].",
+    "[{he:He} works|Works] [in|near] {town} and commutes from {city:home}.",
+    "[Born in|Raised in|Originally from] {town:state}.",
+)
+pool(
+    "fam_foreign_place",
+    "[{he:He} was born|Born] in {foreign_place} and [came to the US|immigrated] [in {date:year}|at age {age:event}].",
+    "{his:His} family [fled|left] {foreign_place:country} [in {date:year}|during the war] [and lived in a camp|when {he} was {age:event}].",
+    "[{he:He} spent|Spent] [{his} childhood|several years] in {foreign_place} [with {his} grandparents|before moving to {city_state}].",
+    "[{he:He} returns|Returns] to {foreign_place} [every summer|each year] to visit {his} {rel}.",
+)
+pool(
+    "fam_function_word_org",
+    "[{he:He} receives|Receives] [home-delivered meals|case management|a home aide] through {fw_org}.",
+    "[{he:He} works|Works] [part-time|full-time] [for|at] {fw_org} as a {prof}.",
+    "[{he:He} is|Is] a member of {fw_org} and [has been on strike|receives union benefits|was recently laid off].",
+    "[A complaint|A report] was [filed with|made to] {fw_org} [in {date:month_year}|by {his} {rel}].",
+    "[{he:He} has|Has] [a lawyer|an attorney] at {fw_org} [for {his} custody case|for the eviction|for a disability claim].",
+    "[Referral made to|Will refer to] {fw_org} [for|regarding] [housing support|elder services|benefits].",
+    "[{he:He} volunteers|Volunteers] with {fw_org} [on weekends|twice a month].",
+)
+pool(
+    "fam_multiword_profession",
+    "[{he:He} has worked|Has worked] as a {prof_long} [for {num:2-25} years|since {date:year}|at {org:employer}].",
+    "{his:His} {rel} is a {prof_long} [in {city}|and works long hours|who travels for work].",
+    "[{he:He} was|Was] [hired as|laid off as|trained as] a {prof_long} [at {org}|in {date:month_year}].",
+    "[Occupation|Employment]: {prof_long}[ at {org:employer}|].",
+    "[{he:He} previously worked|Formerly worked] as a {prof_long} before [{his} injury|the layoffs in {date:year}].",
+    "[{he:He} is training|Is training] to become a {prof_long}.",
+)
+pool(
+    "fam_caps_name",
+    "[Seen|Met] with {caps_name:rel} [today|this afternoon] [at {his} request|for collateral].",
+    "[Spoke|Phone call] with {his} {rel} {caps_name:rel}[, who confirms the history|, who is worried|].",
+    "[Discussed with|Case reviewed with] DR. {caps_name:new} [who agrees|who will follow].",
+    "[{he:He} was|Was] brought in by [{his} {rel}|a friend], {caps_name:other}[, who found {him} on the floor|].",
+    "[Emergency contact|Contact person] is {caps_name:rel} ({rel}).",
+    "{caps_name:pt} [denies|endorses] {symptom} [today|this week].",
+    "[Per|According to] {caps_name:other} [from the shelter|at the group home], {he} [has not been sleeping|has been isolating].",
+)
+pool(
+    "fam_nickname",
+    "{nick_name:pt} is a {age:yo} [{he:man}|{prof}] [seen for follow-up|presenting with {symptom}].",
+    "[{his} {rel}|{his:His} {rel}], {nick_name:rel}, [lives nearby|is {his} main support|drinks heavily].",
+    "[{he:He} is close to|Is close to] {his} {rel} {nick_name:rel}[, who lives in {city}|].",
+    "[Friend|Roommate|Sponsor]: {nick_name:other}.",
+)
+pool(
+    "fam_lone_name",
+    "{lone_first:rel} [called|texted] on {date:weekday} [to report missed doses|worried about {his} drinking|about {his} mood].",
+    "[{he:He} lives|Lives] with {his} {rel} {lone_first:rel} [and two cats|in an apartment].",
+    "[Spoke with|Called] {formal_unusual}, {his} [landlord|neighbor|employer|teacher], [who reports|who confirms] [noise complaints|missed rent|absences].",
+    "[Discussed with|Per] {formal_unusual:dr} [from neurology|from the ED|covering tonight].",
+    "{formal_unusual:dr} [will see|saw] {him} [on {date:future}|last week] [for {medical}|in clinic].",
+    "[{he:He} says|Says] {lone_first:other} [is the only one {he} trusts|has been helping {him}].",
+)
+pool(
+    "fam_clinical_trap",
+    "{pt_formal} [with|has] {trap:abbr} and {trap:abbr}[, s/p {trap:abbr} in {date:year}|]; follow up with {dr:pcp} {trap:dur}.",
+    "[Labs|BMP] notable for {trap:lab}; [recheck|repeat] {trap:dur}[ per {dr:pcp}|].",
+    "{trap:score} [today|on intake][, down from {trap:score}|][ per {dr:ther}|].",
+    "[RTC|Return to clinic|F/u with {dr:att/dr_last}] {trap:dur}.",
+    "{pt} [screened|scored] {trap:score}; [hx|h/o] {trap:abbr}, {trap:abbr}.",
+    "[Seen by|Per] {dr:new} for {trap:abbr}[, CPAP recommended|]; [sleep study|echo] {trap:dur}.",
+    "{trap:lab} [on {date:recent}|today]; [{dr:pcp} aware|will repeat {trap:dur}].",
+    "[{his} {rel}|{his:His} {rel}] {rel_name} has {trap:abbr} and {trap:abbr}; {he} [visits|calls] {trap:dur}.",
+)
+
+# --- other note types (layouts 012-021) -------------------------------------------------------
+pool(
+    "letter_body",
+    "Thank you for referring {pt_formal}, a {age:yo} {prof}, whom I saw in the {dept_name} on {date:visit}.",
+    "I had the pleasure of seeing {pt} [in consultation|for follow-up] at {hosp:here} on {date:visit}.",
+    "As you know, {he} has a history of {dx} and was last admitted to {hosp} in {date:month_year}.",
+    "I have recommended that {he} [continue|start] {drug} {dose} {freq} and return to see me {trap:dur}.",
+    "Please do not hesitate to contact me at {phone:ext}[ or {email:dr}|] with any questions.",
+    "{he:He} was accompanied by {his} {rel}, {rel_name}, [who provided collateral|who drove {him}].",
+    "[I will|We will] see {him} again on {date:future} in {room_line} of the {dept_name}.",
+    "[This letter confirms that|Please excuse] {pt_formal} [was under my care|was seen] from {date:past} to {date:recent}[ and may return to work at {org:employer}|].",
+)
+pool(
+    "hospital_course",
+    "{pt_formal} was admitted to {dept_name} at {hosp:here} on {date:recent} [after|for] {symptom}.",
+    "[On hospital day {num:2-9}|On {date:recent}], {he} was [started on|titrated to] {drug} {dose}.",
+    "[{he:He} was|Was] [moved|transferred] to {room_line} [on {date:recent}|after an incident with a peer].",
+    "[Psychology|Neurology|Medicine] was consulted; {dr:new} [recommended|felt] [an MRI|no changes|a sleep study].",
+    "[{he:He} attended|Attended] groups on {dept_name} and [met with|worked with] {dr:new/full_cred} [daily|three times a week].",
+    "[Family meeting|A family meeting was] held on {date:recent} with {his} {rel} {rel_name} and {dr:att/dr_last}.",
+    "By {date:recent} {he} [was sleeping well|denied SI|was future oriented] and was [discharged|cleared for discharge].",
+    "[{he:He} required|Required] [restraint|seclusion|PRN {drug}] on {date:recent} in {room_line} and [none thereafter|once more on {date:weekday}].",
+)
+# Multi-line blocks (section kind "block"): letterheads, salutations, signature blocks, dictation footers.
+pool(
+    "letterhead",
+    "{hosp:here}\n{dept_name}\n{address}\n[Tel|Phone] {phone}[  Fax {phone:fax}|]",
+    "{dept_name:upper}\n{hosp:here}\n{date:visit}",
+    "{hosp:here} - {dept_name}\n{street}, {city_state:home}",
+    "{dept_name}\n{hosp:here}\n[Tel|Phone] {phone:ext}",
+)
+pool(
+    "salutation",
+    "{date:visit}\n\n{dr:pcp/full_cred}\n{hosp:new}\n{address}\n\nRe: {pt_header} (DOB {date:dob})\n\nDear {dr:pcp/dr_last},",
+    "Re: {pt_header}, MRN {id:mrn}\n\nDear {dr:pcp/dr_last},",
+    "{date:visit}\n\nTo whom it may concern:\n\nRe: {pt_header}",
+    "RE: {pt_header}\nDOB: {date:dob}\n\nDear Dr. {caps_name:pcp}:",
+)
+pool(
+    "sig_block",
+    "{doc_name:att/last_first_cred}\n[Attending Psychiatrist|Staff Psychiatrist|Psychiatry Attending|Consultation-Liaison Psychiatrist]\n{dept_name}\n{hosp:here}",
+    "[Electronically signed by|Signed by|E-signed]: {doc_name:att/last_first_mi} {uid}\n{date:visit} {time}",
+    "{doc_name:att/upper_last_first_cred}\n{dept_name:upper}\n{hosp:here}[\n{phone:ext}|]",
+    "Dictated by: {doc_name:att/last_first_cred} {uid}\nD: {date:recent}  T: {date:visit}\n{dept_name}",
+    "[Sincerely|Regards|Respectfully],\n\n{dr:att/full_cred}\n[{dept_name}|{dept_name}, {hosp:here}]\n[{phone:ext}|{email:dr}]",
+    "{doc_name:att/last_first_cred} {uid}\n{doc_name:new/last_first_cred} (resident) {uid}\n{dept_name}[, {room_line}|]",
+    "cc: {doc_name:pcp/last_first_mi}; {doc_name:new/last_first_cred}\n{dept_name}",
+    "[Attending|Author]: {doc_name:att/last_first} {uid}\n[Service|Team]: {dept_name}",
+)
+pool(
+    "dictation",
+    "DICTATED BY: {doc_name:att/upper_last_first_cred}\nD: {date:recent}\nT: {date:visit}",
+    "Dictated by {dr:att/full_cred} {uid}\nDictated: {date:visit} {time}  Transcribed: {date:visit}\ncc: {doc_name:pcp/last_first_mi}",
+    "{doc_name:att/last_first_cred}\n{dept_name}\nD: {date:visit}  T: {date:visit}  Job {cued_id:claim}",
+    "Electronically signed: {doc_name:att/last_first_mi} {uid} {date:visit} {time}\ncc: {doc_name:pcp/last_first_cred}, {hosp:new}",
+)

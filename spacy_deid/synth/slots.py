@@ -17,6 +17,7 @@ from ..surrogates import lists
 from . import fillers
 from .assembler import Seg
 from .context import FAMILY_ROLES, Clinician, NoteContext, draw_clinician, draw_relative
+from .families import family_key
 from ..surrogates import Person
 
 SLOTS: Dict[str, Callable[[NoteContext, str], List[Seg]]] = {}
@@ -58,6 +59,8 @@ def _name(ctx: NoteContext, person: Person, styles: Dict[str, int], label: str) 
     if style in _PHENOMENON_OF_STYLE:
         ctx.phenomena[_PHENOMENON_OF_STYLE[style]] += 1
     value = ctx.gen.name(person, style)
+    if re.search(r"[-' ]", person.last):
+        ctx.phenomena[family_key("composed_surname")] += 1
     ambiguous = _ambiguous_lower()
     if any(part in ambiguous for part in re.findall(r"[a-z']+", value.lower())):
         ctx.phenomena["name_ambiguous_word"] += 1
@@ -602,3 +605,353 @@ def vitals(ctx, arg):
         f"T {g.randint(970, 1003) / 10} P {g.randint(54, 118)} BP {g.randint(96, 168)}/{g.randint(58, 102)} "
         f"O2 sat {g.randint(92, 100)}% RA",
     )))
+
+
+# --- phenomenon families (families.py) --------------------------------------------------------
+def _count(ctx: NoteContext, family: str) -> None:
+    ctx.phenomena[family_key(family)] += 1
+
+
+def _any_case(ctx: NoteContext, value: str, arg: str = "") -> str:
+    """Departments come in every case: "Inpatient Psychiatry", "INPATIENT PSYCHIATRY"."""
+    if arg == "upper" or (not arg and ctx.gen.chance(0.2)):
+        return value.upper()
+    if arg == "lower" or (not arg and ctx.gen.chance(0.05)):
+        return value.lower()
+    return value
+
+
+@slot("dept_name")
+def dept_name(ctx, arg):
+    """`{dept_name}` a department, program, unit or service name (composed or listed),
+    `{dept_name:upper}`, `{dept_name:lower}`, `{dept_name:title}` in that case."""
+    _count(ctx, "department")
+    gen = ctx.gen
+    value = (gen.compose("department_patterns.txt", "department_words.tsv") if gen.chance(0.6)
+             else gen.department())
+    return phi(labels.DEPARTMENT, _any_case(ctx, value, "" if arg == "title" else arg or ""))
+
+
+ROOM_DESIGNATORS = {"Rm": 5, "Room": 6, "Rm.": 1, "RM": 1, "ROOM": 1, "Bay": 2, "Bed": 2,
+                    "Exam Rm": 1, "Pod": 1, "Suite": 1}
+
+
+def _room_id(gen) -> str:
+    """A generated room identifier: 2207, 12A, D-3, 4B-17, W412."""
+    return gen.choice((
+        lambda: str(gen.rng.randint(1, 40)),
+        lambda: f"{gen.rng.randint(1, 14)}{gen.rng.randint(0, 3)}{gen.rng.randint(0, 9)}{gen.rng.randint(0, 9)}",
+        lambda: f"{gen.rng.randint(100, 999)}",
+        lambda: f"{gen.choice('ABCDEFGHJKLMNPRSW')}-{gen.rng.randint(1, 30)}",
+        lambda: f"{gen.rng.randint(1, 12)}{gen.choice('ABCDNSEW')}-{gen.rng.randint(1, 40)}",
+        lambda: f"{gen.choice('ABCDEFGW')}{gen.rng.randint(100, 499)}",
+        lambda: f"{gen.rng.randint(100, 999)}-{gen.choice('AB')}",
+    ))()
+
+
+@slot("room_line")
+def room_line(ctx, arg):
+    """`{room_line}` "Rm 2207", "Room 5, Bed B", "Bay 9" as one ROOM span (the designator
+    inside), `{room_line:bare}` "interview room [D-3]" (only the identifier is PHI)."""
+    _count(ctx, "room")
+    gen = ctx.gen
+    if arg == "bare":
+        kind = gen.choice(("interview room", "exam room", "group room", "consult room",
+                           "family room", "observation room", "room", "bed", "bay", "seclusion room"))
+        return plain(f"{kind} ") + phi(labels.ROOM, _room_id(gen))
+    designator = gen.weighted(ROOM_DESIGNATORS)
+    value = f"{designator} {_room_id(gen)}"
+    roll = gen.rng.random()
+    if roll < 0.25 and designator not in ("Bay", "Bed", "Pod"):  # "Room 5, Bed B": one span
+        value += gen.choice((", Bed ", " Bed ", ", bed ")) + gen.choice(
+            (gen.choice("ABCD"), str(gen.rng.randint(1, 4))))
+    elif roll < 0.35:
+        value = f"{gen.choice(('Pod', 'Bay', 'Unit'))} {gen.choice('ABCDEFG')}, Bed {gen.rng.randint(1, 24)}"
+    return phi(labels.ROOM, value)
+
+
+def _handle(gen, person: Person) -> str:
+    """A social-media handle with dots and underscores: jay.smith_22, k_okafor.lindgren."""
+    first = re.sub(r"[^a-z]", "", person.first.lower()) or "x"
+    last = re.sub(r"[^a-z]", "", person.last.lower()) or "y"
+    sep = gen.choice(("_", ".", "__", "._"))
+    word = gen.choice(("official", "art", "music", "fit", "gaming", "photo", "life", "vibes",
+                       "the", "real", "x", "its"))
+    form = gen.choice((
+        f"{first}{sep}{last}", f"{first}.{last}_{gen.rng.randint(1, 99)}", f"{first[0]}_{last}",
+        f"{last}.{first[0]}{gen.rng.randint(70, 9999)}", f"{word}_{first}", f"{first}.{word}",
+        f"{first}_{last[:4]}_{word}", f"{word}.{last}{gen.rng.randint(1, 99)}",
+        f"_{first}.{last}",
+    ))
+    return form.upper() if gen.chance(0.05) else form
+
+
+@slot("handle")
+def handle(ctx, arg):
+    """`{handle}` a handle of the patient (or `{handle:rel}` of the relative picked last)."""
+    _count(ctx, "social_handle")
+    person = (ctx.relative or _pick_relative(ctx)).person if arg == "rel" else ctx.patient.person
+    return phi(labels.USERNAME, _handle(ctx.gen, person))
+
+
+@slot("platform")
+def platform(ctx, arg):
+    return plain(ctx.gen.choice(("Instagram", "TikTok", "Twitter", "X", "Snapchat", "Facebook",
+                                 "Discord", "Reddit", "Twitch", "YouTube", "IG", "SC")))
+
+
+def _user_id(gen, person: Person) -> str:
+    """A short user id as EHRs print after a signature: "aok2", "JSMITH4", "lindgr01"."""
+    first = re.sub(r"[^a-z]", "", person.first.lower()) or "x"
+    last = re.sub(r"[^a-z]", "", person.last.lower()) or "y"
+    value = gen.choice((f"{first[0]}{last[:6]}{gen.rng.randint(1, 9)}", f"{first[:2]}{last[:2]}{gen.rng.randint(1, 99)}",
+                        f"{last[:6]}{gen.rng.randint(1, 99):02d}", f"{first[0]}{last[0]}{gen.rng.randint(100, 999)}"))
+    return value.upper() if gen.chance(0.25) else value
+
+
+@slot("uid")
+def uid(ctx, arg):
+    """"[aok2]": the signing clinician's user id in brackets (brackets outside the span)."""
+    _count(ctx, "signature_block")
+    person = (ctx.clinician or ctx.attending).person
+    opening, closing = ctx.gen.choice((("[", "]"), ("(", ")"), ("[", "]"), ("<", ">")))
+    return plain(opening) + phi(labels.USERNAME, _user_id(ctx.gen, person)) + plain(closing)
+
+
+# Cues and the subtype of the identifier that follows them.
+ID_CUES = {
+    "booking": (labels.IDNUM, ("Booking", "booking", "Booking no.", "Booking number", "booking ID")),
+    "incident": (labels.IDNUM, ("incident", "Incident", "incident report", "police report", "report")),
+    "case": (labels.IDNUM, ("case", "Case", "docket", "Docket", "court case", "DCF case", "case no.")),
+    "accession": (labels.IDNUM, ("accession", "Accession", "acc.", "accession no.", "order")),
+    "claim": (labels.IDNUM, ("claim", "Claim", "authorization", "prior auth", "referral", "ticket")),
+    "license": (labels.LICENSE, ("license", "License", "Lic.", "DEA", "NPI", "MA license", "board certificate")),
+    "mrn": (labels.MEDICALRECORD, ("MRN", "MR", "Med Rec", "hospital no.", "chart")),
+    "plan": (labels.HEALTHPLAN, ("member ID", "Member", "policy", "subscriber", "MassHealth ID")),
+}
+_CASE_CODES = ("CR", "CV", "JV", "MH", "FA", "DV", "PR", "TR", "SC", "CF")
+_ID_SHAPES = ("AA-00000", "00-AA-00000", "A00-000000", "AAA-0000-00", "0000-00000", "AA00000A",
+              "AA-0000-0000-A", "00AA-0000", "A0-00000-A", "AAA000000", "000-AA-0000", "A-000000")
+
+
+def structured_id(gen, cue: str) -> str:
+    """A letter-digit-hyphen identifier for a cue (case numbers carry a year and a code)."""
+    if cue == "case" and gen.chance(0.5):
+        return f"{gen.rng.randint(0, 99):02d}-{gen.choice(_CASE_CODES)}-{gen.digits(gen.rng.randint(4, 6))}"
+    if cue == "incident" and gen.chance(0.4):
+        return f"{gen.rng.randint(2005, 2030)}-{gen.digits(gen.rng.randint(4, 6))}"
+    if cue == "license" and gen.chance(0.4):
+        return gen.license()
+    return gen.reshape(gen.choice(_ID_SHAPES))
+
+
+@slot("cued_id")
+def cued_id(ctx, arg):
+    """`{cued_id:booking}` "Booking #BK-20391-A": the cue (plain) and the identifier (PHI),
+    joined by "#", "# ", "no. ", ": ", "number " or a space."""
+    _count(ctx, "cued_identifier")
+    gen = ctx.gen
+    label, cues = ID_CUES[arg or gen.choice(tuple(ID_CUES))]
+    cue = gen.choice(cues)
+    joiner = gen.choice((" #", " # ", " no. ", " No. ", ": ", " number ", " ", " #: "))
+    if cue.endswith(".") and joiner.startswith(" no"):
+        joiner = " "
+    return plain(cue + joiner) + phi(label, structured_id(gen, arg or "id"))
+
+
+@slot("town")
+def town(ctx, arg):
+    """`{town}` a town of two or three words (listed or composed), `{town:state}` with its
+    state ("Cedar Hollow, VT": two mentions)."""
+    _count(ctx, "multiword_town")
+    gen = ctx.gen
+    if gen.chance(0.5):
+        name, abbr = gen.compose("town_patterns.txt", "town_words.tsv"), gen.state(abbreviation=True)
+    else:
+        name, abbr = gen.choice(_multiword_rows(gen.listed("cities.tsv")))
+    segs = phi(labels.CITY, name)
+    if arg == "state":
+        value = abbr if gen.chance(0.7) else gen.state_name(abbr)
+        segs += plain(gen.choice((", ", ", ", " "))) + phi(labels.STATE, value)
+    return segs
+
+
+_MULTIWORD: Dict[int, tuple] = {}
+
+
+def _multiword_rows(rows: tuple, column: int = 0) -> tuple:
+    """Rows whose value has two or more words (cached per list object)."""
+    key = id(rows)
+    if key not in _MULTIWORD:
+        _MULTIWORD[key] = tuple(r for r in rows if " " in (r if isinstance(r, str) else r[column]))
+    return _MULTIWORD[key]
+
+
+@slot("foreign_place")
+def foreign_place(ctx, arg):
+    """`{foreign_place}` "Port-au-Prince, Haiti" (CITY, COUNTRY) or a country with "and"
+    ("Bosnia and Herzegovina"); `{foreign_place:country}` the country form only."""
+    _count(ctx, "foreign_place")
+    gen = ctx.gen
+    countries = tuple(c for c in gen.listed("countries.txt") if " and " in c or "-" in c)
+    if arg == "country" or gen.chance(0.4):
+        return phi(labels.COUNTRY, gen.choice(countries or gen.listed("countries.txt")))
+    cities = _hyphenated(gen.listed("world_cities.tsv"))
+    city_name, country_name = gen.choice(cities or gen.listed("world_cities.tsv"))
+    return phi(labels.CITY, city_name) + plain(", ") + phi(labels.COUNTRY, country_name)
+
+
+_HYPHENATED: Dict[int, tuple] = {}
+
+
+def _hyphenated(rows: tuple) -> tuple:
+    key = id(rows)
+    if key not in _HYPHENATED:
+        _HYPHENATED[key] = tuple(r for r in rows if "-" in r[0] or " " in r[0])
+    return _HYPHENATED[key]
+
+
+@slot("fw_org")
+def fw_org(ctx, arg):
+    """An organisation with inner function words or symbols ("Office on Aging",
+    "Smith & Rowe LLP", "Teamsters Local 802")."""
+    _count(ctx, "function_word_org")
+    gen = ctx.gen
+    local = str(gen.choice((gen.rng.randint(1, 99), gen.rng.randint(100, 2999))))
+    value = gen.compose("organization_function_patterns.txt", "organization_function_words.tsv",
+                        local=local)
+    return phi(labels.ORGANIZATION, value)
+
+
+@slot("prof_long")
+def prof_long(ctx, arg):
+    """An occupation of three or more words ("medical equipment sales representative")."""
+    _count(ctx, "multiword_profession")
+    gen = ctx.gen
+    titles = _long_titles(gen.listed("professions.txt")) + _long_titles(gen.listed("job_titles.txt"))
+    return _profession(ctx, gen.choice(titles))
+
+
+_LONG: Dict[int, tuple] = {}
+
+
+def _long_titles(values: tuple) -> tuple:
+    key = id(values)
+    if key not in _LONG:
+        _LONG[key] = tuple(v for v in values if len(v.split()) >= 3)
+    return _LONG[key]
+
+
+def _person_for(ctx: NoteContext, arg: str):
+    """(person, label) for `pt`, `rel`, `dr` (the attending) or `new` (a new clinician)."""
+    if arg == "rel":
+        return (ctx.relative or _pick_relative(ctx)).person, labels.PATIENT
+    if arg in ("dr", "att", "new", "pcp", "ther"):
+        clin = _clinician(ctx, {"dr": "att"}.get(arg, arg))
+        return clin.person, labels.DOCTOR
+    if arg == "other":
+        return ctx.gen.person(), labels.PATIENT
+    return ctx.patient.person, labels.PATIENT
+
+
+@slot("caps_name")
+def caps_name(ctx, arg):
+    """A name in capitals in running text: "JOHN SMITH", "SMITH", "J. SMITH"."""
+    _count(ctx, "caps_name")
+    person, label = _person_for(ctx, arg)
+    style = ctx.gen.weighted({"first_last": 6, "last": 2, "first": 2, "first_initial_last": 1})
+    return phi(label, ctx.gen.name(person, style).upper())
+
+
+def _nickname(gen, first: str) -> str:
+    """A diminutive of the first name ("Robbie") or a short listed name."""
+    letters = re.sub(r"[^A-Za-z]", "", first)
+    if len(letters) >= 4 and gen.chance(0.6):
+        stem = letters[:3] if letters[2].lower() not in "aeiou" else letters[:4]
+        return stem + gen.choice(("ie", "y", "i", "o"))
+    short = [n for n in (gen.first_name(ambiguous_rate=0.3) for _ in range(4)) if len(n) <= 6]
+    return short[0] if short else letters[:3]
+
+
+@slot("nick_name")
+def nick_name(ctx, arg):
+    """First "Nick" Last, or First Last ("Nick"): three mentions, quotes outside them."""
+    _count(ctx, "nickname")
+    person, label = _person_for(ctx, arg)
+    nick = _nickname(ctx.gen, person.first)
+    quote_open, quote_close = ctx.gen.choice((('"', '"'), ("'", "'"), ("\u201c", "\u201d")))
+    if ctx.gen.chance(0.6):
+        return (phi(label, person.first) + plain(f" {quote_open}") + phi(label, nick)
+                + plain(f"{quote_close} ") + phi(label, person.last))
+    return (phi(label, f"{person.first} {person.last}") + plain(f" ({quote_open}")
+            + phi(label, nick) + plain(f"{quote_close})"))
+
+
+@slot("nick")
+def nick(ctx, arg):
+    """The nickname alone, as the note keeps using it: "Bobby"."""
+    person, label = _person_for(ctx, arg)
+    return phi(label, _nickname(ctx.gen, person.first))
+
+
+@slot("lone_first")
+def lone_first(ctx, arg):
+    """A lone first name (of the patient, `{lone_first:rel}` a relative, `:other` someone)."""
+    _count(ctx, "lone_name")
+    person, label = _person_for(ctx, arg or "other")
+    return phi(label, person.first)
+
+
+@slot("formal_unusual")
+def formal_unusual(ctx, arg):
+    """"Mrs. Okafor-Lindgren", "Dr. van der Berg": a title and an unusual surname
+    (composed or from the world lists); `{formal_unusual:dr}` a clinician."""
+    _count(ctx, "lone_name")
+    gen = ctx.gen
+    surname = gen.composed_last_name() if gen.chance(0.6) else gen.last_name(ambiguous_rate=0.0)
+    if arg == "dr":
+        return plain(gen.choice(("Dr. ", "Dr ", "Dr. ", "DR. "))) + phi(labels.DOCTOR, surname)
+    title = gen.choice(("Mrs. ", "Mr. ", "Ms. ", "Mrs ", "Miss "))
+    return plain(title) + phi(labels.PATIENT, surname)
+
+
+CLINICAL_ABBREVIATIONS = ("OSA", "CHF", "MI", "COPD", "HTN", "DM2", "CAD", "CKD", "PE", "DVT",
+                          "UTI", "GERD", "TBI", "AFib", "HLD", "BPH", "OA", "RA", "MS", "PD",
+                          "CVA", "TIA", "ESRD", "HCV", "HIV", "SOB", "CP", "N/V", "LOC", "ETOH")
+LAB_TRAPS = ("Ca 9.2", "Ca 8.4", "Ca++ 1.1", "Mg 1.9", "Na 134", "K 3.4", "Li 0.8", "TSH 4.2",
+             "A1c 7.9", "Cr 1.3", "BUN 22", "Hgb 11.8", "INR 2.4", "Ca 10.1", "Phos 3.3")
+DURATIONS_SHORT = ("in 2 wks", "in 4 wks", "x 3 wks", "q2wks", "in 6 mos", "x2d", "x 5 days",
+                   "for 3 wks", "in 1 mo", "q4wk", "in 10 days", "x1 wk", "in 3-4 wks", "in 2w",
+                   "for 2 yrs", "x 6 mo", "q 3 months", "in 48 hrs", "for 72h")
+SCORE_TRAPS = ("PHQ-9 14/27", "PHQ-9: 19/27", "GAD-7 12/21", "GAD-7: 6/21", "MoCA 24/30",
+               "MMSE 27/30", "C-SSRS 2/6", "AUDIT-C 7/12", "CIWA 8", "COWS 11", "YMRS 22/60",
+               "PCL-5 48/80", "EPDS 15/30", "SLUMS 21/30", "BPRS 42/126")
+
+
+@slot("trap")
+def trap(ctx, arg):
+    """`{trap:abbr}`, `{trap:lab}`, `{trap:dur}`, `{trap:score}`: never annotated."""
+    _count(ctx, "clinical_trap")
+    values = {"abbr": CLINICAL_ABBREVIATIONS, "lab": LAB_TRAPS, "dur": DURATIONS_SHORT,
+              "score": SCORE_TRAPS}[arg]
+    return plain(ctx.gen.choice(values))
+
+
+@slot("doc_name")
+def doc_name(ctx, arg):
+    """A clinician in list and signature form: `{doc_name:att/last_first_cred}`
+    "Okafor-Lindgren, Amara, MD", `last_first_mi` "Okafor-Lindgren, Amara M",
+    `upper_last_first_cred` "OKAFOR-LINDGREN, AMARA, MD", `last_first` (no credential)."""
+    which, _, form = arg.partition("/")
+    clin = _clinician(ctx, which or "new")
+    p, cred = clin.person, clin.credential or "MD"
+    ctx.phenomena["name_last_first"] += 1
+    _count(ctx, "signature_block")
+    if form == "last_first_mi":
+        return phi(labels.DOCTOR, f"{p.last}, {p.first} {p.middle_initial}") + plain(
+            ctx.gen.choice(("", "", f", {cred}", f" {cred}")))
+    if form == "upper_last_first_cred":
+        return phi(labels.DOCTOR, f"{p.last}, {p.first}".upper()) + plain(f", {cred.upper()}")
+    if form == "last_first":
+        return phi(labels.DOCTOR, f"{p.last}, {p.first}")
+    return phi(labels.DOCTOR, f"{p.last}, {p.first}") + plain(f", {cred}")
