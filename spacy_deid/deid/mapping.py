@@ -16,20 +16,33 @@ from .files import atomic_write_text
 from .names import NameRegistry
 
 FORMAT_NAME = "spacy-deid-mapping"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Version 1 kept people per subtype; it is read (its registries joined).
+READABLE_VERSIONS = (1, 2)
+
+
+# Subtypes written with digits and letters whose surrogate keeps the shape of
+# the original: one number met as MEDICALRECORD and as PHONE is one value.
+NUMBERS = "numbers"
 
 
 @dataclass
 class PatientState:
-    """What one patient's notes have been given so far."""
+    """What one patient's notes have been given so far.
+
+    One registry of people for all person subtypes (someone met as PATIENT
+    and as DOCTOR is one person), and one table of values for all shaped
+    number subtypes (`NUMBERS`); the other subtypes keep a table each.
+    """
 
     date_offset: Optional[int] = None
-    values: Dict[str, Dict[str, str]] = field(default_factory=dict)  # subtype -> key -> surrogate
-    names: Dict[str, NameRegistry] = field(default_factory=dict)  # subtype -> people
+    values: Dict[str, Dict[str, str]] = field(default_factory=dict)  # table -> key -> surrogate
+    people: NameRegistry = field(default_factory=NameRegistry)
     numbers: Dict[str, Dict[str, int]] = field(default_factory=dict)  # subtype -> entity -> n
 
-    def registry(self, subtype: str) -> NameRegistry:
-        return self.names.setdefault(subtype, NameRegistry())
+    def registry(self, subtype: Optional[str] = None) -> NameRegistry:
+        """The people of this patient's notes (one registry, whatever the subtype)."""
+        return self.people
 
     def number(self, subtype: str, entity: str) -> int:
         numbers = self.numbers.setdefault(subtype, {})
@@ -41,16 +54,19 @@ class PatientState:
         return {
             "date_offset": self.date_offset,
             "values": self.values,
-            "names": {subtype: registry.to_list() for subtype, registry in self.names.items()},
+            "people": self.people.to_list(),
             "numbers": self.numbers,
         }
 
     @classmethod
     def from_dict(cls, data: Dict) -> "PatientState":
+        people = list(data.get("people") or [])
+        for listed in (data.get("names") or {}).values():  # version 1: per subtype
+            people.extend(listed)
         return cls(
             date_offset=data.get("date_offset"),
             values={k: dict(v) for k, v in (data.get("values") or {}).items()},
-            names={k: NameRegistry.from_list(v) for k, v in (data.get("names") or {}).items()},
+            people=NameRegistry.from_list(people),
             numbers={k: dict(v) for k, v in (data.get("numbers") or {}).items()},
         )
 
@@ -90,7 +106,9 @@ class DeidMapping:
     def to_disk(self, path: Union[str, Path]) -> Path:
         """Write atomically (a temporary file renamed over the old one), readable by the owner only."""
         return atomic_write_text(
-            Path(path), json.dumps(self.to_dict(), ensure_ascii=False), private=True
+            # ASCII escapes: a real value with a lone surrogate (from JSON input)
+            # is still written and read back exactly.
+            Path(path), json.dumps(self.to_dict(), ensure_ascii=True), private=True
         )
 
     @classmethod
@@ -104,6 +122,6 @@ class DeidMapping:
             ) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT_NAME or "seed" not in data:
             raise MappingFormatError(f"{path}: not a spacy-deid mapping")
-        if data.get("version") != FORMAT_VERSION:
+        if data.get("version") not in READABLE_VERSIONS:
             raise MappingFormatError(f"{path}: unsupported mapping version {data.get('version')!r}")
         return cls.from_dict(data)

@@ -120,13 +120,18 @@ def _compatible(known: Optional[str], seen: Optional[str]) -> bool:
 
 
 class NameRegistry:
-    """The people of one patient's notes (for one subtype), with their surrogates."""
+    """The people of one patient's notes (all person subtypes), with their surrogates."""
 
     def __init__(self, people: Optional[List[KnownPerson]] = None) -> None:
         self.people: List[KnownPerson] = people or []
 
-    def resolve(self, parts: List[NamePart], new_person: Callable[[], Person]) -> int:
-        """The index of the person a mention's parts name, adding them if new."""
+    def resolve(
+        self, parts: List[NamePart], new_person: Callable[[Optional[str], Optional[str]], Person]
+    ) -> int:
+        """The index of the person a mention's parts name, adding them if new.
+
+        `new_person(first, last)` draws a surrogate from the real (lower-cased)
+        first and last name, either of which may be None."""
         first = next((p.text.lower() for p in parts if p.role == FIRST), None)
         last = next((p.text.lower() for p in parts if p.role == LAST), None)
         single = next((p.text.lower() for p in parts if p.role in (SINGLE, INITIALS)), None)
@@ -140,7 +145,7 @@ class NameRegistry:
                     if first and (not person.first or len(person.first) == 1):
                         person.first = first
                     return index
-            surrogate = new_person()
+            surrogate = new_person(first, last)
             if same_last:  # a relative: same surrogate surname
                 kin = self.people[same_last[0]].surrogate
                 surrogate = Person(
@@ -151,14 +156,18 @@ class NameRegistry:
         for index, person in enumerate(self.people):
             if person.first == first and _compatible(person.last, last):
                 return index
-        return self._add(KnownPerson(new_person(), first, last), adopt=True)
+        return self._add(KnownPerson(new_person(first, last), first, last), adopt=True)
 
-    def _resolve_single(self, word: str, new_person: Callable[[], Person]) -> int:
+    def _resolve_single(
+        self, word: str, new_person: Callable[[Optional[str], Optional[str]], Person]
+    ) -> int:
         for attribute in ("last", "first", "single"):
             for index, person in enumerate(self.people):
                 if getattr(person, attribute) == word:
                     return index
-        person = KnownPerson(new_person(), single=word, single_as_first=word in _first_names())
+        as_first = word in _first_names()
+        surrogate = new_person(word, None) if as_first else new_person(None, word)
+        person = KnownPerson(surrogate, single=word, single_as_first=as_first)
         return self._add(person, adopt=False)
 
     def _add(self, person: KnownPerson, adopt: bool) -> int:

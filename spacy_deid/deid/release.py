@@ -20,10 +20,10 @@ from spacy.util import registry
 
 from .. import labels
 from ..extensions import install_extensions
-from ..surrogates import SurrogateGenerator
+from ..surrogates import Person, SurrogateGenerator
 from . import dates, names
 from . import operators as ops
-from .mapping import DeidMapping, PatientState
+from .mapping import NUMBERS, DeidMapping, PatientState
 
 # Subtypes whose surrogate keeps the character shape of the original
 # (digits for digits, letters for letters), so one value written two ways
@@ -188,11 +188,8 @@ class _DocContext:
             if label in NAME_SUBTYPES
             for word in names.real_name_words(text[s:e])
         }
-        for subtype in NAME_SUBTYPES:
-            for person in state.registry(subtype).people:
-                self.real_name_words.update(
-                    w for w in (person.first, person.last, person.single) if w
-                )
+        for person in state.registry().people:
+            self.real_name_words.update(w for w in (person.first, person.last, person.single) if w)
         # Real values of the patient's earlier notes are avoided too.
         self.real.update(key.casefold() for values in state.values.values() for key in values)
         self.reference_year = dates.reference_year(
@@ -218,26 +215,29 @@ class _DocContext:
                 parts = names.split_name(self.text[start:end])
                 if parts:
                     mentions.append((-len(parts), start, end, label, parts))
+        registry_ = self.state.registry()
         for _, start, end, label, parts in sorted(mentions, key=lambda m: m[:2]):
-            registry_ = self.state.registry(label)
-            self.people[(start, end)] = registry_.resolve(parts, lambda: self._new_person(label))
+            self.people[(start, end)] = registry_.resolve(parts, self._new_person)
         # A surrogate drawn for an earlier note may name someone real in this
         # one: it is redrawn (privacy first; the earlier notes keep theirs).
-        for (start, end), index in self.people.items():
-            label = next(lb for s, e, lb in spans if (s, e) == (start, end))
-            person = self.state.registry(label).people[index]
+        for index in set(self.people.values()):
+            person = registry_.people[index]
             if self._collides(f"{person.surrogate.first} {person.surrogate.last}"):
-                person.surrogate = self._new_person(label, salt=f"redraw-{index}")
+                first, last = person.first, person.last or person.single
+                person.surrogate = self._new_person(first, last, salt="redraw")
 
-    def _new_person(self, label: str, salt: str = ""):
+    def _new_person(self, first: Optional[str], last: Optional[str], salt: str = ""):
         """A surrogate person whose names are no real name of the patient and
-        who is not already someone else's surrogate."""
-        people = self.state.registry(label).people
+        who is not already someone else's surrogate. The first name is drawn
+        from the real first name, the surname from the real surname (with the
+        seed and patient), never from the order people are met: a run that
+        resumes with the seed alone gives each person the same surrogate."""
+        people = self.state.registry().people
         taken = {(p.surrogate.first, p.surrogate.last) for p in people}
         for draw in range(MAX_DRAWS):
-            person = SurrogateGenerator(
-                rng=self._rng(label, "person", len(people), salt, draw)
-            ).person()
+            given = SurrogateGenerator(rng=self._rng("first", first, salt, draw)).person()
+            family = SurrogateGenerator(rng=self._rng("last", last, salt, draw)).person()
+            person = Person(given.first, family.last, given.sex, given.middle_initial)
             names_ = {person.first.lower(), person.last.lower()}
             if not names_ & self.real_name_words and (person.first, person.last) not in taken:
                 return person
@@ -266,10 +266,11 @@ class _DocContext:
             entity = f"person:{person}" if person is not None else _key(label, original)
             return operator, ops.numbered(label, self.state.number(label, entity))
         if person is not None:
-            registry_ = self.state.registry(label)
+            registry_ = self.state.registry()
             parts = names.split_name(original)
+            known = registry_.people[person]
             middle = lambda: SurrogateGenerator(
-                rng=self._rng(label, "middle", person, original.lower())
+                rng=self._rng("middle", known.first, known.last, original.lower())
             ).first_name()
             return operator, registry_.render(original, parts, person, middle)
         return operator, self._surrogate(label, original)
@@ -300,11 +301,14 @@ class _DocContext:
         lead = original[: len(original) - len(original.lstrip())]
         trail = original[len(original.rstrip()) :]
         key = _key(label, stripped)
-        values = self.state.values.setdefault(label, {})
+        # Shaped numbers share one table: a value met as MEDICALRECORD and as
+        # PHONE is one value with one surrogate, written in each shape.
+        table = NUMBERS if label in SHAPED else label
+        values = self.state.values.setdefault(table, {})
         if key not in values or self._collides(values[key]):
             # new, or (rarely) a surrogate from an earlier note that shows a
             # real value of this one: drawn again, privacy before consistency
-            values[key] = self._draw(label, stripped, key)
+            values[key] = self._draw(label, stripped, key, table)
         value = values[key]
         if label in SHAPED:
             projected = _project(value, stripped)
@@ -313,9 +317,9 @@ class _DocContext:
             value = _match_case(value, stripped)
         return lead + value + trail
 
-    def _draw(self, label: str, like: str, key: str) -> str:
+    def _draw(self, label: str, like: str, key: str, table: str) -> str:
         for draw in range(MAX_DRAWS):
-            value = SurrogateGenerator(rng=self._rng(label, key, draw)).generate(
+            value = SurrogateGenerator(rng=self._rng(table, key, draw)).generate(
                 label, like=like or None
             )
             if _key(label, value) != key and not self._collides(value):
