@@ -61,18 +61,26 @@ def train_and_score(
     )
     row = {"setting": variant.name, **variant.info,
            "train_minutes": round((time.perf_counter() - start) / 60, 1)}
+    row.update(score_model(folder / "model" / "model-last", tests, folder, variant.name))
+    print(f"{variant.name}: trained in {row['train_minutes']} min", flush=True)
+    return row
+
+
+def score_model(model: Path, tests: Dict[str, Path], folder: Path, name: str) -> Dict:
+    """test name -> strict F1, binary token R and F1 of `spacy-deid evaluate` on it."""
+    row = {}
     for test, path in tests.items():
         out = folder / f"eval_{test}"
-        run(["spacy-deid", "evaluate", str(folder / "model" / "model-last"), str(path),
-             "--output", str(out), "--no-plots", "--name", variant.name],
+        run(["spacy-deid", "evaluate", str(model), str(path),
+             "--output", str(out), "--no-plots", "--name", name],
             folder / f"eval_{test}.log")
         scores = json.loads((out / "report.json").read_text())["scores"]["all"]
         row[test] = {
             "strict_f": scores["strict"]["overall"]["f"],
             "binary_token_r": scores["binary_token"]["overall"]["r"],
             "binary_token_f": scores["binary_token"]["overall"]["f"],
+            "binary_token_p": scores["binary_token"]["overall"]["p"],
         }
-    print(f"{variant.name}: trained in {row['train_minutes']} min", flush=True)
     return row
 
 
