@@ -54,8 +54,28 @@ def _phi_source(span: Span) -> Any:
     return None
 
 
+# Span group of the scored spans that `deid_confidence` did not put in doc.ents
+# at its operating point (spacy_deid/pipeline/confidence.py). It and the
+# provenance group carry one calibrated score per span in attrs[SCORES_ATTR].
+REJECTED_KEY = "phi_rejected"
+SCORES_ATTR = "scores"
+
+
+def _phi_score(span: Span) -> Any:
+    """Calibrated probability (0..1) that a span is PHI, set by deid_confidence; else None."""
+    for key in (PROVENANCE_KEY, REJECTED_KEY):
+        group = span.doc.spans.get(key)
+        scores = group.attrs.get(SCORES_ATTR) if group is not None else None
+        if not scores:
+            continue
+        for twin, score in zip(group, scores):
+            if twin.start == span.start and twin.end == span.end:
+                return float(score)
+    return None
+
+
 # name -> getter, for values computed from the Doc rather than stored.
-SPAN_GETTERS: Dict[str, Callable[[Span], Any]] = {"phi_source": _phi_source}
+SPAN_GETTERS: Dict[str, Callable[[Span], Any]] = {"phi_source": _phi_source, "phi_score": _phi_score}
 
 
 _TARGETS: Tuple[Tuple[Any, Dict[str, Any]], ...] = (

@@ -1,0 +1,258 @@
+"""`deid_confidence`: a calibrated PHI probability on every span, and the operating point.
+
+Last before release. For each entity the reconciler kept (with its provenance
+in `doc.spans["phi_provenance"]`), each NER candidate the greedy decoder did
+not choose (`doc.spans["ner_candidates"]`, from `deid_ner_scores`) and each
+safety-net proposal (`doc.spans["phi_safety_net"]`, from `deid_safety_net`),
+it computes
+
+- a raw score: the mean, over the span's tokens, of the NER beam's
+  probability that the token is PHI (the candidate's own probability for a
+  candidate);
+- a calibrated score: the calibration map (calibration.py) applied to the raw
+  score within the span's evidence class (rule, rule + NER agreeing, NER,
+  propagation, candidate, safety-net cue);
+
+then sets `doc.ents` at the operating point (operating_point.py) and writes
+
+- `doc.spans["phi_provenance"]`: the final entities, `id_` = provenance,
+  `attrs["scores"]` / `attrs["raw_scores"]` one value per span;
+- `doc.spans["phi_rejected"]`: the scored spans not used at this point.
+
+`span._.phi_score` reads the score back (spacy_deid/extensions.py); span group attrs travel through
+DocBin and `Doc.to_bytes`. The operating point is a config setting
+(`operating_point = "recall"`), overridable at load time
+(`spacy.load(path, config={"components": {"deid_confidence": {"operating_point": "recall"}}})`)
+or by setting the attribute. See docs/recall.md.
+"""
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Optional, Union
+
+import srsly
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.tokens import Doc, Span, SpanGroup
+from spacy.training import Example
+from spacy.util import ensure_path, registry
+
+from ..extensions import PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR, install_extensions
+from .calibration import CalibrationMap, evidence_class
+from .ner_scores import DEFAULT_CANDIDATES_KEY, group_scores, token_probabilities
+from .operating_point import (
+    BALANCED,
+    OperatingPoint,
+    ScoredSpan,
+    parse_operating_point,
+    select_spans,
+)
+from .safety_net import DEFAULT_SPANS_KEY as SAFETY_NET_KEY
+
+RAW_SCORES_ATTR = "raw_scores"
+CANDIDATE_SOURCE = "ner_candidate"
+DEFAULT_CALIBRATION_PATH = Path(__file__).resolve().parents[1] / "data" / "phi_calibration.json"
+
+
+@registry.misc("spacy-deid.PhiCalibration.v1")
+def load_calibration(path: Optional[str] = None) -> Dict[str, Any]:
+    """A calibration map fitted by `spacy-deid calibrate` (JSON); the packaged one by default."""
+    source = Path(path) if path else DEFAULT_CALIBRATION_PATH
+    if not source.exists():
+        raise ValueError(f"calibration file not found: {source}")
+    return srsly.read_json(source)
+
+
+@Language.factory(
+    "deid_confidence",
+    requires=["doc.ents", "doc.spans"],
+    assigns=["doc.ents", "doc.spans"],
+    default_config={
+        "operating_point": BALANCED,
+        "recall_threshold": 0.05,
+        "use_safety_net": True,
+        "candidates_key": DEFAULT_CANDIDATES_KEY,
+        "safety_net_key": SAFETY_NET_KEY,
+        "rejected_key": REJECTED_KEY,
+        "scorer": {"@scorers": "spacy-deid.ConfidenceScorer.v1"},
+    },
+    default_score_weights={"phi_score_ece": None, "phi_score_brier": None},
+)
+def make_confidence(
+    nlp: Language,
+    name: str,
+    operating_point: Union[str, float],
+    recall_threshold: float,
+    use_safety_net: bool,
+    candidates_key: str,
+    safety_net_key: str,
+    rejected_key: str,
+    scorer: Optional[Callable],
+) -> "PhiConfidence":
+    """Create a `deid_confidence` component (the calibration map comes through `initialize`)."""
+    return PhiConfidence(
+        nlp.vocab, name, operating_point=operating_point, recall_threshold=recall_threshold,
+        use_safety_net=use_safety_net, candidates_key=candidates_key,
+        safety_net_key=safety_net_key, rejected_key=rejected_key, scorer=scorer,
+    )
+
+
+@registry.scorers("spacy-deid.ConfidenceScorer.v1")
+def make_confidence_scorer() -> Callable[..., Dict[str, Any]]:
+    """Expected calibration error and Brier score of the final entities' scores."""
+    return score_confidence
+
+
+def score_confidence(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
+    from ..evaluation.calibration import brier_score, expected_calibration_error, reliability_table
+    from ..evaluation.calibration import doc_scored_spans
+
+    pairs = []
+    for eg in examples:
+        gold = [(e.start_char, e.end_char, e.label_) for e in eg.reference.ents]
+        pairs.extend((s.score, s.target) for s in doc_scored_spans(eg.predicted, gold) if s.in_output)
+    if not pairs:
+        return {"phi_score_ece": None, "phi_score_brier": None}
+    return {
+        "phi_score_ece": expected_calibration_error(reliability_table(pairs)),
+        "phi_score_brier": brier_score(pairs),
+    }
+
+
+class PhiConfidence(Pipe):
+    """Calibrated scores on PHI spans, and `doc.ents` at an operating point.
+
+    operating_point: "balanced", "recall", or a threshold in 0..1.
+    recall_threshold: lowest score of an added span at the recall point.
+    use_safety_net: add safety-net spans at the recall point (off: candidates only).
+    candidates_key / safety_net_key: span groups read (absent groups are skipped).
+    rejected_key: span group for the scored spans not used at this point.
+    """
+
+    def __init__(
+        self,
+        vocab,
+        name: str = "deid_confidence",
+        *,
+        operating_point: OperatingPoint = BALANCED,
+        recall_threshold: float = 0.05,
+        use_safety_net: bool = True,
+        candidates_key: str = DEFAULT_CANDIDATES_KEY,
+        safety_net_key: str = SAFETY_NET_KEY,
+        rejected_key: str = REJECTED_KEY,
+        scorer: Optional[Callable] = score_confidence,
+    ) -> None:
+        install_extensions()
+        self.vocab = vocab
+        self.name = name
+        self.operating_point = operating_point
+        self.recall_threshold = recall_threshold
+        self.use_safety_net = use_safety_net
+        self.candidates_key = candidates_key
+        self.safety_net_key = safety_net_key
+        self.rejected_key = rejected_key
+        self.scorer = scorer
+        self.calibration = CalibrationMap.from_dict(
+            load_calibration() if DEFAULT_CALIBRATION_PATH.exists() else None
+        )
+
+    @property
+    def operating_point(self) -> OperatingPoint:
+        return self._operating_point
+
+    @operating_point.setter
+    def operating_point(self, value: OperatingPoint) -> None:
+        self._operating_point = parse_operating_point(value)
+
+    # --- scoring --------------------------------------------------------------
+
+    def scored_spans(self, doc: Doc) -> List[ScoredSpan]:
+        """Every entity, candidate and safety-net span of the Doc, scored."""
+        token_probs = token_probabilities(doc, self.candidates_key)
+        spans: List[ScoredSpan] = []
+        for start, end, label, provenance in self._entities(doc):
+            raw = sum(token_probs[start:end]) / max(1, end - start)
+            spans.append(self._scored(start, end, label, provenance, raw, is_entity=True))
+        taken = {(s.start, s.end) for s in spans}
+        group = doc.spans.get(self.candidates_key)
+        if group is not None:
+            for span, raw in zip(group, group_scores(group)):
+                if (span.start, span.end) not in taken:
+                    spans.append(self._scored(span.start, span.end, span.label_, CANDIDATE_SOURCE, raw, is_entity=False))
+        for span in doc.spans.get(self.safety_net_key, []):
+            if (span.start, span.end) not in taken:
+                raw = sum(token_probs[span.start:span.end]) / max(1, len(span))
+                spans.append(self._scored(span.start, span.end, span.label_, span.id_ or "safety_net", raw, is_entity=False))
+        return spans
+
+    def _entities(self, doc: Doc):
+        """(start, end, label, provenance) of doc.ents; provenance from the reconciler's group."""
+        provenance = {}
+        for span in doc.spans.get(PROVENANCE_KEY, []):
+            provenance[(span.start, span.end)] = span.id_
+        for ent in doc.ents:
+            yield ent.start, ent.end, ent.label_, provenance.get((ent.start, ent.end)) or "ner"
+
+    def _scored(self, start, end, label, provenance, raw, *, is_entity) -> ScoredSpan:
+        raw = min(1.0, max(0.0, float(raw)))
+        score = self.calibration(evidence_class(provenance), raw)
+        return ScoredSpan(start, end, label, provenance, round(score, 4), round(raw, 4), is_entity)
+
+    # --- running ----------------------------------------------------------------
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans = self.scored_spans(doc)
+        chosen = select_spans(
+            spans, self.operating_point, recall_threshold=self.recall_threshold,
+            use_safety_net=self.use_safety_net,
+        )
+        chosen_ids = {id(s) for s in chosen}
+        rejected = sorted((s for s in spans if id(s) not in chosen_ids), key=lambda s: (s.start, s.end))
+        doc.ents = [Span(doc, s.start, s.end, label=s.label) for s in chosen]
+        doc.spans[PROVENANCE_KEY] = self._group(doc, PROVENANCE_KEY, chosen)
+        doc.spans[self.rejected_key] = self._group(doc, self.rejected_key, rejected)
+        return doc
+
+    @staticmethod
+    def _group(doc: Doc, name: str, spans: List[ScoredSpan]) -> SpanGroup:
+        return SpanGroup(
+            doc,
+            name=name,
+            attrs={SCORES_ATTR: [s.score for s in spans], RAW_SCORES_ATTR: [s.raw for s in spans]},
+            spans=[Span(doc, s.start, s.end, label=s.label, span_id=s.provenance) for s in spans],
+        )
+
+    # --- initialize and serialisation -------------------------------------------
+
+    def initialize(
+        self,
+        get_examples=None,
+        *,
+        nlp: Optional[Language] = None,
+        calibration: Optional[Dict[str, Any]] = None,
+    ) -> None:
+        """Set the calibration map (`spacy-deid.PhiCalibration.v1`); None: the packaged one."""
+        if calibration is None and DEFAULT_CALIBRATION_PATH.exists():
+            calibration = load_calibration()
+        self.calibration = CalibrationMap.from_dict(calibration)
+
+    def _cfg(self) -> Dict[str, Any]:
+        return {"calibration": self.calibration.to_dict()}
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        return srsly.msgpack_dumps(self._cfg())
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "PhiConfidence":
+        self.calibration = CalibrationMap.from_dict(srsly.msgpack_loads(bytes_data)["calibration"])
+        return self
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        path = ensure_path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_json(path / "calibration.json", self.calibration.to_dict())
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "PhiConfidence":
+        path = ensure_path(path) / "calibration.json"
+        if not path.exists():
+            raise ValueError(f"{self.name}: {path} is missing")
+        self.calibration = CalibrationMap.from_dict(srsly.read_json(path))
+        return self
+
