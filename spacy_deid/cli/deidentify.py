@@ -7,7 +7,7 @@ import typer
 from wasabi import msg
 
 from ..deid import operators as ops
-from ..deid.batch import run_batch
+from ..deid.batch import OutputInUseError, check_mapping_path, run_batch
 from ..deid.io import DEFAULT_PATIENT_FIELD, DEFAULT_TEXT_FIELD
 from ..deid.mapping import DeidMapping, MappingFormatError
 from ..deid.release import Deidentifier
@@ -81,6 +81,12 @@ def deidentify_cli(
     progress: bool = typer.Option(
         True, "--progress/--no-progress", help="Show a notes/s progress bar"
     ),
+    operating_point: Optional[str] = typer.Option(
+        None,
+        "--operating-point",
+        help="balanced, recall (removes more: lower threshold, NER candidates, safety net) "
+        "or a score threshold in 0..1; default: the pipeline's (docs/recall.md)",
+    ),
 ) -> None:
     """De-identify notes with a pipeline: placeholders, numbered placeholders,
     consistent surrogates with per-patient date shifting, or removal."""
@@ -88,26 +94,28 @@ def deidentify_cli(
     from spacy.util import load_config, registry
 
     deid_mapping = None
-    if mapping is not None and mapping.exists():
+    if mapping is not None and mapping.is_file():
         try:
             deid_mapping = DeidMapping.from_disk(mapping)
-        except MappingFormatError as err:
+        except (MappingFormatError, OSError) as err:
             msg.fail(str(err), exits=1)
+    if config is not None and not config.is_file():
+        msg.fail(f"--config {config}: no such file", exits=1)
     try:
         if config is not None:
             loaded = load_config(config)
             if CONFIG_SECTION not in loaded:
                 msg.fail(f"{config}: no [{CONFIG_SECTION}] block", exits=1)
             deid = registry.resolve({CONFIG_SECTION: loaded[CONFIG_SECTION]})[CONFIG_SECTION]
-            if deid_mapping is not None:
-                deid.mapping = deid_mapping
-            elif seed is not None:
-                deid.mapping.seed = seed
+            # The command line's mapping and seed get the constructor's checks.
+            deid.use_mapping(deid_mapping, seed)
         else:
             overrides = ops.parse_overrides(subtype_operator)
             deid = Deidentifier(
                 operator, overrides, seed, date_shift_min, date_shift_max, mapping=deid_mapping
             )
+        if mapping is not None:  # before any note is processed, not after
+            check_mapping_path(mapping, output_dir)
     except ValueError as err:
         msg.fail(str(err), exits=1)
     if mapping is None and seed is None:
@@ -115,7 +123,14 @@ def deidentify_cli(
             "No --mapping or --seed: surrogates and date offsets of this run cannot be "
             "reproduced by a later (or resumed) run"
         )
-    nlp = spacy.load(model)
+    from ..pipeline.confidence import load_at_operating_point
+
+    try:
+        nlp = load_at_operating_point(model, operating_point)
+    except ValueError as err:  # a bad --operating-point
+        msg.fail(str(err), exits=1)
+    except OSError as err:  # spaCy's E050 / E053: no such package or folder
+        msg.fail(f"--model {model}: {err}", exits=1)
     try:
         summary = run_batch(
             nlp,
@@ -131,7 +146,7 @@ def deidentify_cli(
             overwrite=overwrite,
             progress=progress,
         )
-    except (FileNotFoundError, ValueError) as err:
+    except (FileNotFoundError, ValueError, OutputInUseError) as err:
         msg.fail(str(err), exits=1)
     first, *rest = summary.lines()
     (msg.warn if summary.files_failed else msg.good)(first)

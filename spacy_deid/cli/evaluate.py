@@ -7,14 +7,14 @@ import typer
 from wasabi import msg
 
 from ..corpus import Note
-from ..corpus.problems import CorpusFormatError
+from ..corpus.problems import CorpusFormatError, ProblemLog
 from ..evaluation.measures import ALL_SUBTYPES, BINARY_TOKEN, LABEL_SETS, STRICT
 from ..evaluation.pairing import EvaluationInputError, pair_notes
 from ..evaluation.plots import MissingPlotDependency, require_matplotlib
 from ..evaluation.report import build_report, write_report
 from ..evaluation.systems import System, load_system, read_notes
 from . import app
-from ._util import IF_EMPTY_HELP, corpus_path_or_default
+from ._util import IF_EMPTY_HELP, corpus_path_or_default, warn_lines
 
 # Errors that stop a command with a message (none of them carries note text).
 INPUT_ERRORS = (CorpusFormatError, EvaluationInputError, FileNotFoundError, OSError, ValueError)
@@ -26,8 +26,8 @@ def fail(error: Exception) -> "typer.Exit":
     return typer.Exit(code=1)
 
 
-def read_gold(gold: Path, lenient: bool) -> List[Note]:
-    notes = read_notes(gold, lenient=lenient)
+def read_gold(gold: Path, lenient: bool, log: Optional[ProblemLog] = None) -> List[Note]:
+    notes = read_notes(gold, lenient=lenient, log=log)
     if not notes:
         raise EvaluationInputError(f"{gold}: no notes found")
     return notes
@@ -38,8 +38,10 @@ def check_label_set(label_set: str) -> None:
         msg.fail(f"--labels must be one of {', '.join(LABEL_SETS)}", exits=1)
 
 
-def load_scored_system(system: str, gold: List[Note], lenient: bool) -> System:
-    return load_system(system, gold, lenient=lenient)
+def load_scored_system(
+    system: str, gold: List[Note], lenient: bool, log: Optional[ProblemLog] = None
+) -> System:
+    return load_system(system, gold, lenient=lenient, log=log)
 
 
 @app.command("evaluate")
@@ -68,12 +70,16 @@ def evaluate_cli(
             require_matplotlib()
         except MissingPlotDependency as err:
             msg.fail(str(err) + " (or pass --no-plots)", exits=1)
+    # What --lenient skips (gold and system files) is counted and shown.
+    log = ProblemLog(lenient=lenient)
     try:
-        gold_notes = read_gold(gold, lenient)
-        scored = load_scored_system(system, gold_notes, lenient)
+        gold_notes = read_gold(gold, lenient, log)
+        scored = load_scored_system(system, gold_notes, lenient, log)
         pairs = pair_notes(gold_notes, scored.notes)
     except INPUT_ERRORS as err:
         raise fail(err)
+    if log.total:
+        warn_lines(log.summary())
     system_info = {
         "name": name or scored.name,
         "kind": scored.kind,

@@ -163,7 +163,17 @@ def _tag_ids(mentions: Sequence[PhiMention]) -> List[str]:
 def write_i2b2_2014(note: Note, path: PathLike) -> Path:
     """Write a Note to `path` as UTF-8 i2b2 2014 XML, text byte for byte."""
     path = Path(path)
+    xml = note_to_i2b2_2014(note)
+    try:
+        data = xml.encode("utf-8")
+    except UnicodeEncodeError:
+        position = next(i for i, c in enumerate(note.text) if 0xD800 <= ord(c) <= 0xDFFF)
+        raise CorpusFormatError(
+            path,
+            f"note {note.note_id}: a lone surrogate (half a UTF-16 pair) at character "
+            f"{position} cannot be written as UTF-8",
+            kind=P.UNDECODABLE,
+        ) from None
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8", newline="") as file_:
-        file_.write(note_to_i2b2_2014(note))
+    path.write_bytes(data)
     return path

@@ -28,12 +28,34 @@ _DECLARED_ENCODING = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
+# UTF-16 as the XML specification (appendix F) detects it: a byte order
+# mark, else the first characters "<?" in two bytes each.
+_UTF16_STARTS = [
+    (b"\xff\xfe", "utf-16-le", 2),
+    (b"\xfe\xff", "utf-16-be", 2),
+    (b"<\x00?\x00", "utf-16-le", 0),
+    (b"\x00<\x00?", "utf-16-be", 0),
+]
+
+
 def decode_xml_bytes(path: Path, data: bytes) -> str:
-    """Decode an XML file's bytes by its declaration (UTF-8 by default)."""
+    """Decode an XML file's bytes: UTF-16 by its byte order mark or first
+    characters, else by its declaration (UTF-8 by default)."""
     if data.startswith(_UTF8_BOM):
         data = data[len(_UTF8_BOM) :]
+    for start, encoding, skip in _UTF16_STARTS:
+        if data.startswith(start):
+            return _decode(path, data[skip:], encoding)
     match = _DECLARED_ENCODING.match(data)
     encoding = match.group(1).decode("ascii") if match else "utf-8"
+    if encoding.lower().replace("_", "-") in ("utf-16", "utf16"):
+        raise CorpusFormatError(
+            path, "declared UTF-16 but the bytes are not UTF-16 XML", kind=P.UNDECODABLE
+        )
+    return _decode(path, data, encoding)
+
+
+def _decode(path: Path, data: bytes, encoding: str) -> str:
     try:
         return data.decode(encoding)
     except LookupError:
@@ -74,10 +96,15 @@ def unescape_text_body(path: Path, body: str) -> str:
 def _unescape(path: Path, data: str) -> str:
     def replace(match: "re.Match[str]") -> str:
         name = match.group(1)
-        if name.startswith("#x"):
-            return chr(int(name[2:], 16))
         if name.startswith("#"):
-            return chr(int(name[1:]))
+            code = int(name[2:], 16) if name.startswith("#x") else int(name[1:])
+            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+                raise CorpusFormatError(
+                    path,
+                    f"character reference &{name}; in the note text is not a Unicode character",
+                    kind=P.MALFORMED_XML,
+                )
+            return chr(code)
         if name in _NAMED_ENTITIES:
             return _NAMED_ENTITIES[name]
         raise CorpusFormatError(

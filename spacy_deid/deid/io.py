@@ -16,9 +16,10 @@ half-written file.
 import csv
 import io
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..corpus.i2b2_2014 import note_to_i2b2_2014, patient_id_from_name, read_i2b2_2014
 from ..corpus.note import Note, PhiMention
@@ -123,8 +124,28 @@ def released_note(note_id: str, released: Released, patient_id: Optional[str] = 
     return Note(note_id=note_id, text=released.text, mentions=mentions, patient_id=patient_id)
 
 
+_BOM = "\ufeff"
+# JSONL records end at "\n" only: U+2028/U+2029 and other line breaks that
+# str.splitlines knows are valid inside JSON strings.
+_JSONL_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+def _no_lone_surrogates(path: Path, number: int, value: object) -> None:
+    """JSON may escape half a surrogate pair ("\\ud800"): such text can be
+    neither processed nor written as UTF-8, so it is an input error."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError(
+                f"{path}: line {number}: a lone surrogate escape (half a UTF-16 pair) in the text"
+            ) from None
+
+
 def _read_jsonl(path: Path, relative: Path, text_field: str, patient_field: str) -> FileJob:
-    lines = _decode(path, path.read_bytes()).splitlines(keepends=True)
+    content = _decode(path, path.read_bytes())
+    bom = _BOM if content.startswith(_BOM) else ""  # kept on output
+    lines = _JSONL_LINE.findall(content[len(bom) :])
     records: List[Optional[Dict]] = []
     notes: List[NoteIn] = []
     for number, line in enumerate(lines, 1):
@@ -139,6 +160,7 @@ def _read_jsonl(path: Path, relative: Path, text_field: str, patient_field: str)
             ) from None
         if not isinstance(record, dict) or not isinstance(record.get(text_field), str):
             raise InputError(f"{path}: line {number}: no string field {text_field!r}")
+        _no_lone_surrogates(path, number, record[text_field])
         patient = record.get(patient_field)
         records.append(record)
         notes.append(
@@ -150,36 +172,69 @@ def _read_jsonl(path: Path, relative: Path, text_field: str, patient_field: str)
         )
 
     def render(released: Sequence[Released]) -> str:
-        out, texts = [], iter(released)
+        out, texts = [bom], iter(released)
         for line, record in zip(lines, records):
             if record is None:
                 out.append(line)
                 continue
-            record = {**record, text_field: next(texts).text}
-            ending = line[len(line.rstrip("\r\n")) :]
-            out.append(json.dumps(record, ensure_ascii=False) + ending)
+            # Only the text value changes: every other field, number and
+            # space of the line is passed through as it came in.
+            start, end = _value_span(line, text_field)
+            out.append(line[:start] + json.dumps(next(texts).text, ensure_ascii=False) + line[end:])
         return "".join(out)
 
     return FileJob(path, relative, notes, render)
 
 
+def _value_span(line: str, key: str) -> Tuple[int, int]:
+    """Where the value of the top-level `key` of a JSON object line stands
+    (its last occurrence, the one json.loads keeps)."""
+    decoder = json.JSONDecoder()
+    whitespace = re.compile(r"[ \t\r\n]*")
+    position = whitespace.match(line, 0).end() + 1  # after "{"
+    found: Optional[Tuple[int, int]] = None
+    while True:
+        position = whitespace.match(line, position).end()
+        if line[position] == "}":
+            break
+        name, position = json.decoder.scanstring(line, position + 1)
+        position = whitespace.match(line, position).end() + 1  # after ":"
+        position = whitespace.match(line, position).end()
+        _, end = decoder.raw_decode(line, position)
+        if name == key:
+            found = (position, end)
+        position = whitespace.match(line, end).end()
+        if line[position] == "}":
+            break
+        position += 1  # after ","
+    assert found is not None  # the record was read with this key
+    return found
+
+
 def _read_csv(path: Path, relative: Path, text_field: str, patient_field: str) -> FileJob:
     content = _decode(path, path.read_bytes())
+    first_line = content.split("\n", 1)[0]
+    ending = "\r\n" if first_line.endswith("\r") else "\n"  # written back the same way
+    rows: List[Dict[str, str]] = []
+    reader = csv.reader(io.StringIO(content, newline=""), strict=True)
+    record_start = 1
     try:
-        reader = csv.DictReader(io.StringIO(content, newline=""))
-        fieldnames = list(reader.fieldnames or [])
-        rows = list(reader)
-    except csv.Error as err:
+        fieldnames = next(reader, [])
+        for values in reader:
+            if len(values) != len(fieldnames) and values:
+                raise InputError(
+                    f"{path}: line {record_start + 1}: {len(values)} fields where the header "
+                    f"has {len(fieldnames)}"
+                )
+            if values:
+                rows.append(dict(zip(fieldnames, values)))
+            record_start = reader.line_num
+    except csv.Error:
         raise InputError(
-            f"{path}: line {reader.line_num}: malformed CSV ({type(err).__name__})"
+            f"{path}: line {record_start + 1}: malformed CSV (an unterminated quote?)"
         ) from None
     if text_field not in fieldnames:
         raise InputError(f"{path}: no column {text_field!r} in the header")
-    for number, row in enumerate(rows, 2):
-        if None in row or row.get(text_field) is None:
-            raise InputError(
-                f"{path}: row {number}: the number of fields does not match the header"
-            )
     notes = [
         NoteIn(row[text_field], f"{path.stem}:{number}", row.get(patient_field) or None)
         for number, row in enumerate(rows, 2)
@@ -187,7 +242,7 @@ def _read_csv(path: Path, relative: Path, text_field: str, patient_field: str) -
 
     def render(released: Sequence[Released]) -> str:
         buffer = io.StringIO(newline="")
-        writer = csv.DictWriter(buffer, fieldnames=fieldnames)
+        writer = csv.DictWriter(buffer, fieldnames=fieldnames, lineterminator=ending)
         writer.writeheader()
         for row, result in zip(rows, released):
             writer.writerow({**row, text_field: result.text})

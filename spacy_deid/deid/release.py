@@ -11,9 +11,10 @@ operators per subtype can live in a config file.
 
 import random
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc
 from spacy.util import registry
@@ -74,6 +75,9 @@ class Released:
 def _key(label: str, text: str) -> str:
     """The identity of a real value: case and spacing ignored; for shaped
     subtypes only its letters and digits count."""
+    # NFKC: full-width and other compatibility digits and letters are the
+    # same value as their ASCII forms ("６１７" is "617").
+    text = unicodedata.normalize("NFKC", text)
     if label in SHAPED:
         return "".join(c for c in text.upper() if c.isalnum())
     return " ".join(text.casefold().split())
@@ -122,10 +126,19 @@ class Deidentifier:
         self.operators = ops.resolve_operators(operator, operators)
         self.date_shift = (date_shift_min_days, date_shift_max_days)
         self.age_limit = age_limit
-        self.mapping = mapping if mapping is not None else DeidMapping()
-        if seed is not None:
-            if mapping is not None and mapping.patients and str(seed) != mapping.seed:
+        self.mapping = DeidMapping()
+        self.use_mapping(mapping, seed)
+
+    def use_mapping(self, mapping: Optional[DeidMapping] = None, seed: Optional[str] = None) -> None:
+        """Continue from `mapping` (a loaded mapping file) and/or use `seed`,
+        with the constructor's checks: a seed must agree with a mapping that
+        already holds patients. For settings given after construction (the
+        command line over a config file)."""
+        if mapping is not None:
+            if seed is not None and mapping.patients and str(seed) != mapping.seed:
                 raise ValueError("the seed differs from the loaded mapping's seed")
+            self.mapping = mapping
+        if seed is not None:
             self.mapping.seed = str(seed)
 
     # --- entry points ----------------------------------------------------------
@@ -141,8 +154,12 @@ class Deidentifier:
     def release(
         self, text: str, spans: Iterable[Span3], patient_key: Optional[str] = None
     ) -> Released:
-        """Released `text` with `spans` ((start, end, label), not overlapping) replaced."""
-        ordered = sorted(spans)
+        """Released `text` with `spans` ((start, end, label), not overlapping) replaced.
+
+        Whitespace at the edges of a span stays in the text (a model may end a
+        name with the paragraph break after it); a span of whitespace alone is
+        left as it is."""
+        ordered = sorted(_without_edge_whitespace(text, spans))
         for (s1, e1, _), (s2, _, _) in zip(ordered, ordered[1:]):
             if s2 < e1:
                 raise ValueError(f"overlapping PHI spans at characters {s1}-{e1} and {s2}")
@@ -166,6 +183,16 @@ class Deidentifier:
         out.append(text[position:])
         released.text = "".join(out)
         return released
+
+
+def _without_edge_whitespace(text: str, spans: Iterable[Span3]) -> Iterator[Span3]:
+    for start, end, label in spans:
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if end > start:
+            yield start, end, label
 
 
 class _DocContext:

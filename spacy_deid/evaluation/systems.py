@@ -4,16 +4,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Union
 
-from ..corpus import Note, doc_to_note, read_corpus
+from ..corpus import Note, ProblemLog, doc_to_note, read_corpus
 from .pairing import NotePair, pair_notes
 
 # Files whose presence marks a folder as a saved spaCy pipeline.
 _PIPELINE_MARKERS = ("config.cfg", "meta.json")
 
 
-def read_notes(path: Union[str, Path], *, lenient: bool = False) -> List[Note]:
-    """All notes of a corpus file or folder (any format read_corpus knows)."""
-    return list(read_corpus(path, lenient=lenient))
+def read_notes(
+    path: Union[str, Path], *, lenient: bool = False, log: Optional[ProblemLog] = None
+) -> List[Note]:
+    """All notes of a corpus file or folder (any format read_corpus knows);
+    what a lenient read skips is counted in `log`."""
+    return list(read_corpus(path, lenient=lenient, log=log))
 
 
 def is_output_folder(system: Union[str, Path]) -> bool:
@@ -68,10 +71,16 @@ def pipeline_info(nlp) -> Dict[str, Any]:
     }
 
 
-def load_system(system: Union[str, Path], gold: List[Note], *, lenient: bool = False) -> System:
+def load_system(
+    system: Union[str, Path],
+    gold: List[Note],
+    *,
+    lenient: bool = False,
+    log: Optional[ProblemLog] = None,
+) -> System:
     """Read an output folder, or load a pipeline (name or path) and run it on the gold texts."""
     if is_output_folder(system):
-        return System(str(system), "outputs", read_notes(system, lenient=lenient))
+        return System(str(system), "outputs", read_notes(system, lenient=lenient, log=log))
     nlp = load_pipeline(system)
     return System(str(system), "pipeline", run_pipeline(nlp, gold), pipeline_info(nlp))
 

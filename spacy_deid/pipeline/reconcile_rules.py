@@ -169,11 +169,11 @@ class RuleSet:
             needed.append(raw["lexicon"])
             if raw.get("match", "in") not in MATCHES:
                 raise ReconcilerRuleError(f"{where}: match must be one of {MATCHES}")
-        for name in needed:
-            if name not in self.lists:
-                raise ReconcilerRuleError(f"{where}: unknown list {name!r}")
         if raw.get("unless_attributes"):
             needed.append(raw["unless_attributes"])
+        for name in needed:  # every list a rule names exists, checked at load time
+            if name not in self.lists:
+                raise ReconcilerRuleError(f"{where}: unknown list {name!r}")
         before, after = int(raw.get("before", 0)), int(raw.get("after", 0))
         if before < 0 or after < 0:
             raise ReconcilerRuleError(f"{where}: before/after must be >= 0")
