@@ -35,3 +35,5 @@ from . import dev_notes  # noqa: E402,F401
 from . import deidentify  # noqa: E402,F401
 from . import wordnet  # noqa: E402,F401
 from . import finetune  # noqa: E402,F401
+from . import calibrate  # noqa: E402,F401
+from . import review  # noqa: E402,F401

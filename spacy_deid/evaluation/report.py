@@ -189,6 +189,10 @@ def render_markdown(report: Dict[str, Any], *, plots: Optional[Dict[str, str]] =
     out += ["Subtypes with neither gold nor predicted mentions are left out.", ""]
     out += _confusion_section(report)
     out += _leak_section(report)
+    if report.get("confidence"):  # pipelines with deid_confidence (calibration_report.py)
+        from .calibration_report import confidence_markdown
+
+        out += confidence_markdown(report["confidence"])
     if plots:
         out += ["## Plots", ""]
         for title, file_name in plots.items():
@@ -288,6 +292,12 @@ def write_report(
             "Strict and token F1 per subtype": written["f1_plot"].name,
             "Confusion matrix": written["confusion_plot"].name,
         }
+        if report.get("confidence"):
+            from .calibration_report import write_confidence_plots
+
+            for title, plot_path in write_confidence_plots(report["confidence"], output_dir).items():
+                written[plot_path.stem] = plot_path
+                plot_files[title] = plot_path.name
     json_path = output_dir / REPORT_JSON
     json_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     written["json"] = json_path

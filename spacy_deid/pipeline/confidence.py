@@ -171,11 +171,14 @@ class PhiConfidence(Pipe):
         for start, end, label, provenance in self._entities(doc):
             raw = sum(token_probs[start:end]) / max(1, end - start)
             spans.append(self._scored(start, end, label, provenance, raw, is_entity=True))
+        entities = list(spans)
         taken = {(s.start, s.end) for s in spans}
         group = doc.spans.get(self.candidates_key)
         if group is not None:
             for span, raw in zip(group, group_scores(group)):
-                if (span.start, span.end) not in taken:
+                # Only candidates on tokens no entity covers: the rest could never be
+                # added, and would skew the candidates' calibration.
+                if not any(span.start < e.end and e.start < span.end for e in entities):
                     spans.append(self._scored(span.start, span.end, span.label_, CANDIDATE_SOURCE, raw, is_entity=False))
         for span in doc.spans.get(self.safety_net_key, []):
             if (span.start, span.end) not in taken:
@@ -256,3 +259,44 @@ class PhiConfidence(Pipe):
         self.calibration = CalibrationMap.from_dict(srsly.read_json(path))
         return self
 
+
+
+# --- adding the components to a trained pipeline ------------------------------------
+
+
+def add_confidence_pipes(nlp: Language) -> List[str]:
+    """Add `deid_ner_scores`, `deid_safety_net` and `deid_confidence` where they are
+    missing (after `ner`; after the reconciler, before `deid_release`), initialised
+    with the packaged data. Returns the names added."""
+    added: List[str] = []
+    names = nlp.pipe_names
+    if "deid_ner_scores" not in names and "ner" in names:
+        nlp.add_pipe("deid_ner_scores", after="ner")
+        added.append("deid_ner_scores")
+    anchor = next((n for n in ("deid_reconciler", "deid_phi_rules", "deid_ner_scores", "ner")
+                   if n in nlp.pipe_names), None)
+    where = {"after": anchor} if anchor else {}
+    if "deid_safety_net" not in names:
+        nlp.add_pipe("deid_safety_net", **where)
+        added.append("deid_safety_net")
+    if "deid_confidence" not in names:
+        nlp.add_pipe("deid_confidence", after="deid_safety_net" if "deid_safety_net" in nlp.pipe_names else anchor)
+        added.append("deid_confidence")
+    for name in added:
+        nlp.get_pipe(name).initialize(nlp=nlp)
+    return added
+
+
+def load_at_operating_point(model: Union[str, Path], operating_point: Optional[OperatingPoint] = None) -> Language:
+    """Load a pipeline; with an operating point, set it on `deid_confidence` (adding
+    the confidence components with the packaged calibration where the pipeline has none)."""
+    import spacy
+
+    if operating_point is None:
+        return spacy.load(model)
+    point = parse_operating_point(operating_point)
+    nlp = spacy.load(model)
+    if "deid_confidence" not in nlp.pipe_names:
+        add_confidence_pipes(nlp)
+    nlp.get_pipe("deid_confidence").operating_point = point
+    return nlp

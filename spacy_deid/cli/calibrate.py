@@ -1,0 +1,121 @@
+"""`spacy-deid calibrate` and `spacy-deid evaluate-confidence`: fit the score
+calibration of a pipeline on held-out annotated notes, and report how well
+calibrated it is, with the precision-recall curve and both operating points."""
+from pathlib import Path
+from typing import List, Optional
+
+import srsly
+import typer
+from wasabi import msg
+
+from ..corpus import Note
+from ..evaluation.calibration import ScoredNote, calibration_records, confidence_report
+from ..evaluation.pairing import pair_notes
+from ..evaluation.report import build_report, write_report
+from ..evaluation.systems import pipeline_info, read_notes
+from . import app
+
+HELDOUT_HELP = (
+    "Held-out annotated notes (never the evaluation notes): e.g. "
+    "`spacy-deid synth OUT --seed 11` with a seed the pipeline was not trained on"
+)
+
+
+def _load(model: str):
+    import spacy
+
+    from ..pipeline.confidence import add_confidence_pipes
+
+    nlp = spacy.load(model)
+    added = add_confidence_pipes(nlp)
+    if added:
+        msg.info(f"Added {', '.join(added)} to the pipeline")
+    nlp.get_pipe("deid_confidence").operating_point = "balanced"
+    return nlp
+
+
+def score_notes(nlp, notes: List[Note], batch_size: int = 8) -> List[ScoredNote]:
+    """Run the pipeline (at its current operating point) on annotated notes."""
+    docs = nlp.pipe((n.text for n in notes), batch_size=batch_size)
+    return [
+        ScoredNote(n.note_id, n.text, [m.key() for m in n.mentions], doc)
+        for n, doc in zip(notes, docs)
+    ]
+
+
+def _read(path: Path) -> List[Note]:
+    notes = read_notes(path)
+    if not notes:
+        msg.fail(f"{path}: no notes found", exits=1)
+    return notes
+
+
+@app.command("calibrate")
+def calibrate_cli(
+    model: str = typer.Argument(..., help="Trained pipeline (name or path)"),
+    heldout: Path = typer.Argument(..., help=HELDOUT_HELP),
+    output: Path = typer.Argument(..., help="Folder for the calibrated pipeline"),
+    min_count: int = typer.Option(30, "--min-count", min=1, help="Spans an evidence class needs for its own curve"),
+    map_out: Optional[Path] = typer.Option(None, "--map", help="Also write the calibration map (JSON) here"),
+) -> None:
+    """Fit the calibration map of deid_confidence on held-out notes and save the
+    pipeline with it (adding deid_ner_scores, deid_safety_net and deid_confidence
+    where missing)."""
+    nlp = _load(model)
+    notes = score_notes(nlp, _read(heldout))
+    from ..pipeline.calibration import CalibrationMap
+
+    try:
+        calibration = CalibrationMap.fit(calibration_records(notes), min_count=min_count)
+    except ImportError as err:
+        msg.fail(str(err), exits=1)
+    nlp.get_pipe("deid_confidence").initialize(calibration=calibration.to_dict())
+    nlp.to_disk(output)
+    if map_out is not None:
+        srsly.write_json(map_out, calibration.to_dict())
+    msg.good(f"Calibrated on {len(notes)} notes ({len(calibration.classes)} evidence classes); saved {output}")
+
+
+@app.command("evaluate-confidence")
+def evaluate_confidence_cli(
+    model: str = typer.Argument(..., help="Pipeline with deid_confidence (name or path)"),
+    gold: Path = typer.Argument(..., help="Gold notes: folder of i2b2 2014 XML (or another format)"),
+    output: Path = typer.Option(..., "--output", "-o", help="Folder for the report"),
+    recall_threshold: Optional[float] = typer.Option(
+        None, "--recall-threshold", help="Override the pipeline's recall threshold"
+    ),
+    plots: bool = typer.Option(True, "--plots/--no-plots", help="Draw PNG plots (matplotlib)"),
+    name: Optional[str] = typer.Option(None, "--name", help="System name in the report"),
+) -> None:
+    """The evaluation report at the balanced point, plus the confidence section:
+    reliability tables and ECE, both operating points, the safety net's own gain,
+    and the binary-token precision-recall curve over score thresholds."""
+    nlp = _load(model)
+    component = nlp.get_pipe("deid_confidence")
+    if recall_threshold is not None:
+        component.recall_threshold = recall_threshold
+    gold_notes = _read(gold)
+    scored = score_notes(nlp, gold_notes)
+    predicted = [Note(n.note_id, n.text, _mentions(n)) for n in scored]
+    pairs = pair_notes(gold_notes, predicted)
+    report = build_report(pairs, system={"name": name or model, "kind": "pipeline", **pipeline_info(nlp)},
+                          gold={"path": str(gold)})
+    report["confidence"] = confidence_report(scored, recall_threshold=component.recall_threshold)
+    written = write_report(report, output, plots=plots)
+    points = report["confidence"]["points"]
+    ece = report["confidence"]["reliability"]["balanced_output"]["ece"]
+    msg.good(
+        "binary token P/R: balanced {:.2f}/{:.2f}, recall {:.2f}/{:.2f}; ECE {}".format(
+            100 * (points["balanced"]["p"] or 0), 100 * (points["balanced"]["r"] or 0),
+            100 * (points["recall"]["p"] or 0), 100 * (points["recall"]["r"] or 0),
+            "–" if ece is None else f"{ece:.3f}",
+        )
+    )
+    for path in written.values():
+        msg.text(f"wrote {path}")
+
+
+def _mentions(note: ScoredNote):
+    from ..corpus.note import PhiMention
+
+    return [PhiMention(e.start_char, e.end_char, e.label_) for e in note.doc.ents]

@@ -1,0 +1,257 @@
+"""The review page (spacy_deid/review): content, self-containedness, the CLI, and
+a real headless Chromium (Debian's `chromium` package) opening it.
+
+The browser is driven over the Chrome DevTools Protocol on a pipe
+(`--remote-debugging-pipe`: JSON messages ending in NUL on file descriptors 3
+and 4), so no browser-automation package is needed. Tests that need Chromium
+skip, with the reason, where it is not installed (CI installs it: .ci/run).
+"""
+import base64
+import json
+import os
+import shutil
+import subprocess
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import pytest
+import spacy
+from spacy.tokens import Span, SpanGroup
+
+from spacy_deid import labels
+from spacy_deid.extensions import PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR
+from spacy_deid.review.page import NOTICE, render_page, review_note
+
+CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium); .ci/run installs it"
+)
+
+# A fixture note: (start, end, label, score, provenance) of its removed spans.
+FIXTURE_TEXT = "Seen by Dr. Lee on 4/17/2094 at Oak Clinic.\nHer son Tom called <back> & left 617-555-0199."
+FIXTURE_SPANS = [
+    ("Lee", labels.DOCTOR, 0.97, "ner"),
+    ("4/17/2094", labels.DATE, 0.99, "rule:date-numeric-mdy|merge:ner_agrees"),
+    ("Oak Clinic", labels.HOSPITAL, 0.41, "ner"),
+    ("Tom", labels.PATIENT, 0.3, "safety_net:relation"),
+    ("617-555-0199", labels.PHONE, 0.95, "rule:phone_nanp"),
+]
+
+
+def fixture_doc():
+    nlp = spacy.blank("en")
+    doc = nlp(FIXTURE_TEXT)
+    spans = []
+    for text, label, _, provenance in FIXTURE_SPANS:
+        start = FIXTURE_TEXT.index(text)
+        spans.append(doc.char_span(start, start + len(text), label=label, span_id=provenance))
+    doc.ents = spans
+    doc.spans[PROVENANCE_KEY] = SpanGroup(doc, name=PROVENANCE_KEY, spans=spans,
+                                          attrs={SCORES_ATTR: [s[2] for s in FIXTURE_SPANS]})
+    called = doc.char_span(FIXTURE_TEXT.index("called"), FIXTURE_TEXT.index("called") + 6)
+    rejected = [Span(doc, called.start, called.end, label=labels.PATIENT, span_id="ner_candidate")]
+    doc.spans[REJECTED_KEY] = SpanGroup(doc, name=REJECTED_KEY, spans=rejected, attrs={SCORES_ATTR: [0.2]})
+    return doc
+
+
+class MarkCollector(HTMLParser):
+    """(text, data-label, data-removed) of every <mark class="phi"> in a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.marks: List[Dict[str, Any]] = []
+        self._depth = 0
+        self._in_label = False
+        self.external: List[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for key in ("src", "href"):
+            value = attrs.get(key) or ""
+            if value and not value.startswith("#"):
+                self.external.append(value)
+        if tag == "mark":
+            self.marks.append({"text": "", "label": attrs.get("data-label"), "removed": attrs.get("data-removed"),
+                               "score": attrs.get("data-score"), "title": attrs.get("title")})
+            self._depth = 1
+        elif self._depth and tag == "span":
+            self._depth += 1
+            self._in_label = True
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self._depth > 1:
+            self._depth -= 1
+            self._in_label = False
+        elif tag == "mark":
+            self._depth = 0
+
+    def handle_data(self, data):
+        if self._depth == 1 and not self._in_label:
+            self.marks[-1]["text"] += data
+
+
+def test_page_shows_every_span_with_label_score_and_provenance():
+    page = render_page([review_note(fixture_doc(), "note-1")])
+    parser = MarkCollector()
+    parser.feed(page)
+    removed = [m for m in parser.marks if m["removed"] == "true"]
+    assert [(m["text"], m["label"]) for m in removed] == [(t, lab) for t, lab, _, _ in FIXTURE_SPANS]
+    for mark, (_, label, score, provenance) in zip(removed, FIXTURE_SPANS):
+        assert mark["score"] == f"{score:.2f}"
+        assert label in mark["title"] and provenance in mark["title"]
+    assert [m["text"] for m in parser.marks if m["removed"] == "false"] == ["called"]
+    assert NOTICE in page
+
+
+def test_page_is_self_contained_and_escapes_text():
+    page = render_page([review_note(fixture_doc(), "note-<1>")])
+    parser = MarkCollector()
+    parser.feed(page)
+    assert parser.external == []
+    assert "<script" not in page and "@import" not in page and "url(" not in page
+    assert "&lt;back&gt; &amp; left" in page and "<back>" not in page
+    assert "note-&lt;1&gt;" in page
+    assert "default-src 'none'" in page
+
+
+@pytest.mark.parametrize("sort,first", [("uncertainty", "unsure"), ("input", "sure")])
+def test_notes_ordered_by_uncertainty(sort, first):
+    nlp = spacy.blank("en")
+    sure, unsure = nlp("Ann came."), nlp("Ann came.")
+    for doc, score in ((sure, 0.99), (unsure, 0.5)):
+        doc.ents = [Span(doc, 0, 1, label=labels.PATIENT)]
+        doc.spans[PROVENANCE_KEY] = SpanGroup(doc, spans=list(doc.ents), attrs={SCORES_ATTR: [score]})
+    page = render_page([review_note(sure, "sure"), review_note(unsure, "unsure")], sort=sort)
+    sections = [part.split('"')[0] for part in page.split('data-note-id="')[1:]]
+    assert sections[0] == first
+
+
+def test_low_confidence_spans_are_marked():
+    page = render_page([review_note(fixture_doc(), "n")], low_score=0.5)
+    # "Oak Clinic" (0.41) and "Tom" (0.3) are low; the others are not.
+    assert page.count('class="phi cat-location low"') == 1
+    assert page.count('class="phi cat-name low"') == 1
+    assert page.count(" low\"") == 2
+
+
+def test_bad_sort_is_refused():
+    with pytest.raises(ValueError):
+        render_page([], sort="alphabetical")
+
+
+# --- Chromium -------------------------------------------------------------------
+
+
+class DevTools:
+    """A headless Chromium driven over --remote-debugging-pipe."""
+
+    def __init__(self, user_dir: Path) -> None:
+        to_browser_r, self._to_browser = os.pipe()
+        self._from_browser, from_browser_w = os.pipe()
+        command = (
+            f'exec "{CHROMIUM}" --headless --no-sandbox --disable-gpu --no-first-run '
+            f'--disable-extensions --user-data-dir="{user_dir}" --remote-debugging-pipe '
+            f"3<&{to_browser_r} 4>&{from_browser_w}"
+        )
+        self.process = subprocess.Popen(
+            ["bash", "-c", command], pass_fds=(to_browser_r, from_browser_w),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self._buffer = b""
+        self._next_id = 0
+        self.events: List[Dict[str, Any]] = []
+
+    def _read_message(self, deadline: float) -> Dict[str, Any]:
+        while b"\0" not in self._buffer:
+            if time.time() > deadline:
+                raise TimeoutError("Chromium did not answer in time")
+            chunk = os.read(self._from_browser, 65536)
+            if not chunk:
+                raise RuntimeError("Chromium closed the pipe")
+            self._buffer += chunk
+        message, self._buffer = self._buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def send(self, method: str, params: Optional[Dict[str, Any]] = None, session: Optional[str] = None,
+             timeout: float = 30) -> Dict[str, Any]:
+        self._next_id += 1
+        message = {"id": self._next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
+        deadline = time.time() + timeout
+        while True:
+            reply = self._read_message(deadline)
+            if reply.get("id") == self._next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply["result"]
+            self.events.append(reply)
+
+    def wait_for(self, method: str, timeout: float = 30) -> Dict[str, Any]:
+        deadline = time.time() + timeout
+        for event in self.events:
+            if event.get("method") == method:
+                return event
+        while True:
+            event = self._read_message(deadline)
+            self.events.append(event)
+            if event.get("method") == method:
+                return event
+
+    def close(self) -> None:
+        try:
+            self.send("Browser.close", timeout=10)
+        except Exception:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        os.close(self._to_browser)
+        os.close(self._from_browser)
+
+
+MARKS_JS = """JSON.stringify(Array.from(document.querySelectorAll('mark.phi')).map(m => ({
+  text: m.firstChild.textContent, label: m.querySelector('.phi-label').textContent,
+  shown: m.getBoundingClientRect().width > 0 && getComputedStyle(m).visibility !== 'hidden',
+  removed: m.dataset.removed})))"""
+
+
+@needs_chromium
+def test_chromium_renders_every_span_of_the_fixture_note(tmp_path):
+    page_path = tmp_path / "review.html"
+    page_path.write_text(render_page([review_note(fixture_doc(), "note-1")]), encoding="utf-8")
+    browser = DevTools(tmp_path / "profile")
+    try:
+        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            browser.send(f"{domain}.enable", session=session)
+        browser.send("Page.navigate", {"url": page_path.as_uri()}, session=session)
+        browser.wait_for("Page.loadEventFired")
+        marks = json.loads(browser.send("Runtime.evaluate", {"expression": MARKS_JS, "returnByValue": True},
+                                        session=session)["result"]["value"])
+        notice = browser.send("Runtime.evaluate", {"expression": "document.getElementById('notice').innerText",
+                                                   "returnByValue": True}, session=session)["result"]["value"]
+        shot = browser.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True},
+                            session=session)
+    finally:
+        browser.close()
+    (tmp_path / "review.png").write_bytes(base64.b64decode(shot["data"]))
+    assert (tmp_path / "review.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    removed = [(m["text"], m["label"]) for m in marks if m["removed"] == "true"]
+    assert removed == [(t, lab) for t, lab, _, _ in FIXTURE_SPANS]
+    assert all(m["shown"] for m in marks)
+    assert notice.strip() == NOTICE
+    errors = [e for e in browser.events if e.get("method") == "Runtime.exceptionThrown"
+              or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")
+              or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] == "error")]
+    assert errors == [], f"{len(errors)} browser error(s)"
+    requests = [e["params"]["request"]["url"] for e in browser.events
+                if e.get("method") == "Network.requestWillBeSent"]
+    assert all(url.startswith("file://") for url in requests), "the page asked for a resource"
