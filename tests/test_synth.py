@@ -244,3 +244,230 @@ def test_tidy_spaces_leaves_phi_alone():
 
     out = tidy_spaces([Seg("seen by  "), Seg("Dr  X", labels.DOCTOR), Seg(" , today  .")])
     assert [s.text for s in out] == ["seen by ", "Dr  X", ", today."]
+
+
+# --- phenomenon families (issue 14) ---------------------------------------------------------
+from spacy_deid.surrogates import SurrogateGenerator  # noqa: E402
+from spacy_deid.synth import slots as slot_module  # noqa: E402
+from spacy_deid.synth.context import NoteContext, draw_patient  # noqa: E402
+from spacy_deid.synth.families import FAMILIES, TRAP, families_for, pool_name  # noqa: E402
+from spacy_deid.synth.generate import glue_splits  # noqa: E402
+
+FIELD_SECTIONS = ("header", "signature", "labs")
+
+
+def _context(seed):
+    gen = SurrogateGenerator(seed=seed)
+    patient = draw_patient(gen)
+    return NoteContext(rng=gen.rng, gen=gen, patient=patient, visit_date=patient.first_visit,
+                       age_now=patient.age, attending=patient.clinicians[0],
+                       facility=patient.hospitals[0], facility_abbr="FAC")
+
+
+def _phi(segments):
+    return [(seg.label, seg.text) for seg in segments if seg.label]
+
+
+ROOM_DESIGNATOR = r"(?:Rm\.?|Room|RM|ROOM|Bay|Bed|Exam Rm|Pod|Suite|Unit) "
+FAMILY_SLOT_CASES = [
+    # slot, argument, expected labels in order, pattern every PHI value must match
+    ("dept_name", "", [labels.DEPARTMENT], r"\S.*\S"),
+    ("dept_name", "upper", [labels.DEPARTMENT], r"[^a-z]+"),
+    ("dept_name", "lower", [labels.DEPARTMENT], r"[^A-Z]+"),
+    ("room_line", "", [labels.ROOM], ROOM_DESIGNATOR + r"\S.*"),
+    ("room_line", "bare", [labels.ROOM], r"[A-Z0-9][A-Z0-9-]*"),
+    ("handle", "", [labels.USERNAME], r"[A-Za-z0-9_.]*[._][A-Za-z0-9_.]*[A-Za-z0-9]"),
+    ("uid", "", [labels.USERNAME], r"[A-Za-z]+\d+"),
+    ("cued_id", "booking", [labels.IDNUM], r"[A-Z0-9][A-Z0-9-]*[A-Z0-9]"),
+    ("cued_id", "incident", [labels.IDNUM], r"[A-Z0-9][A-Z0-9-]*[A-Z0-9]"),
+    ("cued_id", "case", [labels.IDNUM], r"[A-Z0-9][A-Z0-9-]*[A-Z0-9]"),
+    ("cued_id", "accession", [labels.IDNUM], r"[A-Z0-9][A-Z0-9-]*[A-Z0-9]"),
+    ("cued_id", "license", [labels.LICENSE], r"[A-Z0-9][A-Z0-9 -]*[A-Z0-9]"),
+    ("cued_id", "mrn", [labels.MEDICALRECORD], r"[A-Z0-9][A-Z0-9-]*[A-Z0-9]"),
+    ("cued_id", "plan", [labels.HEALTHPLAN], r"[A-Z0-9][A-Z0-9-]*[A-Z0-9]"),
+    ("town", "state", [labels.CITY, labels.STATE], r"\S+( \S+)*"),
+    ("foreign_place", "country", [labels.COUNTRY], r".*( and |-).*"),
+    ("fw_org", "", [labels.ORGANIZATION], r".*( of | on | for | & | and |Local \d+).*"),
+    ("prof_long", "", [labels.PROFESSION], r"\S+ \S+ \S.*"),
+    ("caps_name", "rel", [labels.PATIENT], r"[^a-z]+"),
+    ("caps_name", "new", [labels.DOCTOR], r"[^a-z]+"),
+    ("lone_first", "rel", [labels.PATIENT], r"\S+"),
+    ("formal_unusual", "", [labels.PATIENT], r"\S.*\S"),
+    ("formal_unusual", "dr", [labels.DOCTOR], r"\S.*\S"),
+    ("doc_name", "att/last_first_cred", [labels.DOCTOR], r"[^,]+, [^,]+"),
+    ("doc_name", "att/last_first_mi", [labels.DOCTOR], r"[^,]+, .+ [A-Z]"),
+    ("doc_name", "att/upper_last_first_cred", [labels.DOCTOR], r"[^a-z,]+, [^a-z,]+"),
+]
+
+
+@pytest.mark.parametrize("name,arg,expected,pattern", FAMILY_SLOT_CASES)
+def test_family_slots_label_exactly_the_value(name, arg, expected, pattern):
+    for seed in range(40):
+        segments = SLOTS[name](_context(seed), arg)
+        found = _phi(segments)
+        assert [label for label, _ in found] == expected, (name, arg, seed)
+        for label, value in found:
+            assert value == value.strip(" \t\n.,;:()[]\"'"), (name, arg, seed)
+            assert re.fullmatch(pattern, value), (name, arg, seed)
+
+
+def test_multiword_towns_have_two_or_three_words():
+    words = [len(_phi(SLOTS["town"](_context(seed), ""))[0][1].split()) for seed in range(60)]
+    assert min(words) >= 2 and max(words) <= 4 and words.count(2) and words.count(3)
+
+
+def test_room_lines_include_room_and_bed_in_one_span():
+    values = [_phi(SLOTS["room_line"](_context(seed), ""))[0][1] for seed in range(80)]
+    assert any(re.fullmatch(r"(Room|Rm\.?|ROOM|RM|Exam Rm|Suite) \S+,? [Bb]ed \w", v) for v in values)
+    assert any(v.startswith("Bay ") for v in values)
+
+
+def test_nicknames_are_separate_mentions_with_quotes_outside():
+    for seed in range(30):
+        segments = SLOTS["nick_name"](_context(seed), "pt")
+        found = _phi(segments)
+        assert len(found) in (2, 3) and {label for label, _ in found} == {labels.PATIENT}
+        plain_text = "".join(seg.text for seg in segments if not seg.label)
+        assert re.search("[\"'\u201c]", plain_text)
+
+
+def test_user_id_brackets_stay_outside():
+    segments = SLOTS["uid"](_context(3), "")
+    assert segments[0].label is None and segments[0].text in "[(<"
+    assert segments[-1].label is None and segments[-1].text in "])>"
+
+
+@pytest.mark.parametrize("kind", ["abbr", "lab", "dur", "score"])
+def test_clinical_traps_are_plain_text(kind):
+    for seed in range(20):
+        assert not _phi(SLOTS["trap"](_context(seed), kind))
+
+
+def test_composed_surnames_from_the_lists():
+    gen = SurrogateGenerator(seed=1)
+    hyphen = gen.composed_last_name("hyphen")
+    assert re.fullmatch(r"[^ -]+-[^ -]+", hyphen)
+    assert len(gen.composed_last_name("double").split()) == 2
+    particles = [gen.composed_last_name("particle") for _ in range(40)]
+    assert any(re.match(r"(van|de|del|da|di|von|le|ben|bin) ", p) for p in particles)
+    assert any(re.match(r"(al-|el-|Al-|O')", p) for p in particles)
+
+
+@pytest.mark.parametrize(
+    "left,right,splits",
+    [("HPI", "Patient reports", True), ("History of Present Illness", "Patient", True),
+     ("winter", "Hx:", True), ("39", "Sex:", True), ("Hx", "Mary", True),
+     ("HPI", "He reports", False), ("HPI", "Dr. Lee", False), ("451", "ID/CC", False),
+     ("CA", "HISTORY", False), ("HPI", "O'Brien", False), ("Plan", "continue", False)],
+)
+def test_glue_only_where_the_tokenizer_splits(left, right, splits):
+    assert glue_splits(left, right) is splits
+
+
+@pytest.mark.slow  # builds the package tokenizer
+def test_glue_table_agrees_with_the_tokenizer():
+    tokenizer = pytest.importorskip("spacy_deid.tokenizer")
+    nlp = tokenizer.blank_deid()
+    for left, right in [("HPI", "Patient"), ("History", "Patient"), ("winter", "Hx"),
+                        ("39", "Sex"), ("HPI", "He"), ("HPI", "Dr."), ("451", "ID"), ("CA", "HISTORY")]:
+        cut = nlp.make_doc(left + right + " x").char_span(0, len(left)) is not None
+        assert cut is glue_splits(left, right), (left, right)
+
+
+def test_every_family_with_sections_has_its_pool():
+    for name, family in FAMILIES.items():
+        assert family.subtypes is not None and 0 < family.weight <= 1, name
+        for section in family.sections:
+            if section in FIELD_SECTIONS:
+                assert pool_name(name, lines=True) in FIELD_POOLS, (name, section)
+            else:
+                assert section in SECTIONS and pool_name(name) in POOLS, (name, section)
+                assert name in families_for(section)
+    family_pools = [p for p in list(POOLS) + list(FIELD_POOLS) if p.startswith("fam_")]
+    known = {pool_name(n) for n in FAMILIES} | {pool_name(n, lines=True) for n in FAMILIES}
+    assert set(family_pools) <= known
+
+
+@pytest.fixture(scope="module")
+def family_pairs():
+    return list(generate_notes_with_info(150, seed=2))
+
+
+def test_every_family_occurs_and_is_reported(family_pairs):
+    summary = summarize(family_pairs)
+    for name in FAMILIES:
+        assert summary["phenomena_notes"].get(f"family:{name}", 0) > 0, name
+    types = {key for key in summary["phenomena_notes"] if key.startswith("note_type:")}
+    assert types == {f"note_type:{t}" for t in ("progress", "consult", "discharge", "letter", "dictation")}
+
+
+def test_note_types_in_both_template_halves():
+    for half in ("A", "B"):
+        kinds = {layout.note_type for layout in LAYOUTS if layout.half == half}
+        assert kinds == {"intake", "progress", "consult", "discharge", "letter", "dictation"}
+
+
+def test_dictations_are_in_capitals(family_pairs):
+    upper = {layout.id for layout in LAYOUTS if layout.upper}
+    notes = [note for note, info in family_pairs if info.layout in upper]
+    assert notes
+    for note in notes:
+        assert note.text == note.text.upper()
+
+
+UNAMBIGUOUS_ABBREVIATIONS = ("OSA", "CHF", "COPD", "HTN", "DM2", "CKD", "DVT", "GERD", "AFib", "ESRD")
+
+
+def test_family_traps_stay_unannotated(family_pairs):
+    patterns = ([re.escape(v) for v in slot_module.SCORE_TRAPS + slot_module.LAB_TRAPS
+                 + slot_module.DURATIONS_SHORT]
+                + [rf"\b{a}\b" for a in UNAMBIGUOUS_ABBREVIATIONS])
+    regex = re.compile("|".join(patterns))
+    seen = 0
+    for note, _ in family_pairs:
+        covered = [(m.start, m.end) for m in note.mentions]
+        for match in regex.finditer(note.text):
+            seen += 1
+            assert not any(s < match.end() and match.start() < e for s, e in covered), note.note_id
+    assert seen > 50
+
+
+def test_family_mentions_have_no_edge_whitespace_or_punctuation(family_pairs):
+    for note, _ in family_pairs:
+        for m in note.mentions:
+            value = note.text[m.start:m.end]
+            assert value == value.strip(), note.note_id
+            assert not re.search(r"^[,;:)\]\"]|[,;:(\[\"']$", value), (note.note_id, m.label)
+            if value.startswith("("):  # "(617) 555-0100" only
+                assert m.label in (labels.PHONE, labels.FAX), (note.note_id, m.label)
+
+
+def test_family_labels_in_generated_notes(family_pairs):
+    """Positive: the family's subtype is on the value in whole notes, not only in slots."""
+    found = {label: 0 for label in (labels.DEPARTMENT, labels.ROOM, labels.USERNAME)}
+    room_with_designator = last_first = handles = 0
+    for note, _ in family_pairs:
+        for m in note.mentions:
+            value = note.text[m.start:m.end]
+            if m.label in found:
+                found[m.label] += 1
+            if m.label == labels.ROOM and re.match(ROOM_DESIGNATOR, value, re.I):
+                room_with_designator += 1
+            if m.label == labels.DOCTOR and re.fullmatch(r"[^,]+, \S+( [A-Z])?", value):
+                last_first += 1
+            if m.label == labels.USERNAME and re.search(r"[a-z][._][a-z]", value):
+                handles += 1
+    assert min(found.values()) > 30
+    assert room_with_designator > 10 and last_first > 30 and handles > 5
+
+
+@pytest.mark.slow  # builds the package tokenizer; every note type and family
+def test_family_mentions_align_with_the_package_tokenizer(family_pairs):
+    tokenizer = pytest.importorskip("spacy_deid.tokenizer")
+    nlp = tokenizer.blank_deid()
+    misaligned = []
+    for note, _ in family_pairs:
+        doc = nlp.make_doc(note.text)
+        misaligned += [(note.note_id, m.label) for m in note.mentions
+                       if doc.char_span(m.start, m.end) is None]
+    assert not misaligned

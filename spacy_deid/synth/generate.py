@@ -29,9 +29,10 @@ MIN_WORDS, MAX_WORDS = 300, 2500
 # A Titlecase word the tokenizer cuts from capitals or digits glued before it
 # ("HPIPatient", "39Sex"); "He", "Dr." and "O'Brien" stay glued, so they are not used.
 _TITLECASE_WORD = re.compile(r"[A-Z][a-z]{2,}")
-# PHI ending in a lone capital ("Bed C", "ZF91987P"): a period after it becomes part
-# of the token ("C.", as in an initial), so sentences ending on it get none.
-_LONE_CAPITAL_END = re.compile(r"(?:^|[^A-Za-z])[A-Z]$")
+# PHI ending in a lone letter ("Bed C", "ZF91987P", "gunner's mate g"): a period
+# after it becomes part of the token ("C.", as in an initial), so sentences ending
+# on it get none.
+_LONE_LETTER_END = re.compile(r"(?:^|[^A-Za-z])[A-Za-z]$")
 
 
 def glue_splits(left: str, right: str) -> bool:
@@ -127,8 +128,11 @@ class _NoteWriter:
         if segs and segs[-1].label is None:
             text = segs[-1].text.rstrip()
             segs[-1] = Seg(text)
+        if (len(segs) > 1 and segs[-1] == Seg(".") and segs[-2].label
+                and _LONE_LETTER_END.search(segs[-2].text)):
+            segs.pop()
         if segs and not re.search(r"[.!?\"')\]]$", segs[-1].text):
-            if not (segs[-1].label and _LONE_CAPITAL_END.search(segs[-1].text)):
+            if not (segs[-1].label and _LONE_LETTER_END.search(segs[-1].text)):
                 segs.append(Seg("."))
         return strip_segments(segs)
 
@@ -255,7 +259,8 @@ class _NoteWriter:
                     current = paragraphs[-1]
                 else:
                     joiner = " "
-                    if current[-1].text.endswith(".") and self.rng.random() < self.style.glue / 2:
+                    if (current[-1].text.endswith(".") and self.rng.random() < self.style.glue / 2
+                            and _TITLECASE_WORD.match(segs[0].text)):  # "aware.raquel" stays one token
                         joiner = ""  # "JMH.Does": no space after the period
                         self.ctx.phenomena["conjoined_after_period"] += 1
                     elif self.rng.random() < 0.08:
