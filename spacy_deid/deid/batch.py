@@ -19,7 +19,7 @@ from collections import Counter
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 from filelock import FileLock, Timeout
 from spacy.language import Language
@@ -205,6 +205,7 @@ class BatchRunner:
         self.text_field, self.patient_field = text_field, patient_field
         self.mapping_path, self.audit_dir = mapping_path, audit_dir
         self.overwrite, self.checkpoint_files, self.progress = overwrite, checkpoint_files, progress
+        self._xml_beside: Set[Path] = set()  # .txt inputs with an input .xml of the same stem
 
     def run(self, input_path: Path, output_dir: Path) -> BatchSummary:
         input_path, output_dir = Path(input_path), Path(output_dir)
@@ -225,22 +226,26 @@ class BatchRunner:
     def _run(self, input_path: Path, base: Path, output_dir: Path) -> BatchSummary:
         summary = BatchSummary()
         pending: List[Tuple[Path, Path]] = []
+        inputs: List[Path] = []
         for path in input_files(input_path, hidden=True):
             relative = path.relative_to(base)
             if is_hidden(path, input_path):
                 summary.hidden.append(str(path))
-            elif path.suffix.lower() not in SUFFIXES:
+                continue
+            if path.suffix.lower() not in SUFFIXES:
                 summary.ignored.append(str(path))
-            elif output_path(output_dir, relative).exists() and not self.overwrite:
+                continue
+            inputs.append(relative)
+            if output_path(output_dir, relative).exists() and not self.overwrite:
                 summary.files_resumed += 1
             else:
                 pending.append((path, relative))
-        inputs = {relative.as_posix().lower() for _, relative in pending}
+        names = {relative.as_posix().lower() for relative in inputs}
         self._xml_beside = {
             relative
-            for _, relative in pending
+            for relative in inputs
             if relative.suffix.lower() == ".txt"
-            and relative.with_suffix(".xml").as_posix().lower() in inputs
+            and relative.with_suffix(".xml").as_posix().lower() in names
         }
         started = time.perf_counter()
         jobs: Dict[int, FileJob] = {}
@@ -345,9 +350,7 @@ class BatchRunner:
         ready.clear()
 
     def _write_audit(self, job: FileJob) -> None:
-        paths = audit_path(
-            self.audit_dir, job.relative, job.relative in getattr(self, "_xml_beside", ())
-        )
+        paths = audit_path(self.audit_dir, job.relative, job.relative in self._xml_beside)
         for index, (note, released) in enumerate(zip(job.notes, job.released)):
             path = paths(index)
             atomic_write_text(
