@@ -6,9 +6,18 @@
 BERT, 6 layers, 384 wide, uncased). The path is only read when the model is
 initialized for training; a trained pipeline carries the weights itself, so
 loading it needs neither the package nor a network.
+
+`spacy-deid.PackagedTransformerModel.v2` adds the speed settings of
+docs/speed.md: `quantize` runs inference through an int8 copy of the
+transformer's linear layers (PyTorch dynamic quantization) while training
+and saving keep the float weights, and `torch_threads` sizes torch's thread
+pool to the CPUs this process may use.
 """
+import functools
 import importlib
-from typing import Callable, Optional
+import os
+import warnings
+from typing import Any, Callable, Optional
 
 from spacy.util import registry
 from thinc.api import Model
@@ -67,3 +76,114 @@ def create_packaged_transformer_model(
 
     model.init = init
     return model
+
+
+@registry.architectures("spacy-deid.PackagedTransformerModel.v2")
+def create_packaged_transformer_model_v2(
+    get_spans: Callable,
+    package: str = DEFAULT_WEIGHTS_PACKAGE,
+    tokenizer_config: dict = {},
+    transformer_config: dict = {},
+    mixed_precision: bool = False,
+    grad_scaler_config: dict = {},
+    quantize: bool = False,
+    torch_threads: int = 0,
+) -> Model:
+    """PackagedTransformerModel.v1 plus speed settings for CPU inference.
+
+    quantize: predict with int8 dynamic quantization of the linear layers
+        (weights int8, activations quantized per batch); training, the
+        gradients and the saved weights stay float.
+    torch_threads: torch's intra-op threads in this process; 0 = one per CPU
+        this process may run on. Forked `nlp.pipe(n_process=...)` workers
+        always use one thread each.
+    """
+    set_torch_threads(torch_threads)
+    model = create_packaged_transformer_model(
+        get_spans=get_spans,
+        package=package,
+        tokenizer_config=tokenizer_config,
+        transformer_config=transformer_config,
+        mixed_precision=mixed_precision,
+        grad_scaler_config=grad_scaler_config,
+    )
+    if quantize:
+        quantize_at_inference(model)
+    return model
+
+
+def set_torch_threads(threads: int = 0) -> int:
+    """Give torch `threads` intra-op threads (0: the CPUs usable here); return the number."""
+    import torch
+
+    if threads < 0:
+        raise ValueError(f"torch_threads must be 0 (automatic) or positive, not {threads}")
+    if threads == 0:
+        # torch counts the machine's cores; a container or `taskset` may
+        # allow fewer, and more threads than CPUs only wait for each other.
+        usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+        threads = len(usable) if usable else (os.cpu_count() or 1)
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
+    return threads
+
+
+def quantize_at_inference(model: Model) -> Model:
+    """Make the transformer layers of `model` predict through an int8 copy.
+
+    The copy is made on the first prediction after the weights were loaded
+    or updated, so `initialize`, `from_disk`/`from_bytes`, training and
+    `to_disk` all see the float module.
+    """
+    from spacy_transformers.layers.hf_shim import HFShim
+
+    quantized_shim = quantized_shim_class()
+    for node in model.walk():
+        for shim in node.shims:
+            if isinstance(shim, HFShim) and not isinstance(shim, quantized_shim):
+                # The shim object outlives weight loading (from_bytes swaps
+                # its module), so its class is where inference is switched.
+                shim.__class__ = quantized_shim
+    return model
+
+
+@functools.lru_cache(maxsize=None)
+def quantized_shim_class() -> Any:
+    """spacy-transformers' HFShim predicting through a quantized copy (made once; torch is optional)."""
+    from spacy_transformers.layers.hf_shim import HFShim
+
+    class QuantizedHFShim(HFShim):
+        """HFShim whose predictions run through a dynamically quantized copy."""
+
+        _quantized: Any = None
+        _quantized_from: Any = None
+
+        def predict(self, inputs):
+            import torch
+
+            if self._quantized is None or self._quantized_from is not self._model:
+                self._quantized = quantize_linear_layers(self._model)
+                self._quantized_from = self._model
+            with torch.no_grad():
+                return self._quantized(*inputs.args, **inputs.kwargs)
+
+        def begin_update(self, inputs):
+            self._quantized = None  # the float weights are about to change
+            return super().begin_update(inputs)
+
+    return QuantizedHFShim
+
+
+def quantize_linear_layers(module: Any) -> Any:
+    """An int8 dynamically quantized copy of `module`'s torch.nn.Linear layers, in eval mode."""
+    import torch
+
+    with warnings.catch_warnings():
+        # torch.ao.quantization is deprecated in favour of torchao, which is
+        # not a dependency; the eager dynamic quantization still works.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.filterwarnings("ignore", message=r"torch\.quantize_per_tensor", category=UserWarning)
+        from torch.ao.quantization import quantize_dynamic
+
+        quantized = quantize_dynamic(module, {torch.nn.Linear}, dtype=torch.qint8, inplace=False)
+    return quantized.eval()
