@@ -527,11 +527,13 @@ def test_6_command_line_seed_is_checked_against_the_mapping(tmp_path, model_dir,
     loaded = DeidMapping(seed="first")
     loaded.patient("p")  # a mapping that already holds a patient
     loaded.to_disk(mapping)
-    extra = ["--mapping", str(mapping), "--seed", "second", "--operator", "surrogate"]
+    extra = ["--mapping", str(mapping), "--seed", "second"]
     if with_config:
         config = tmp_path / "deid.cfg"
         config.write_text('[deidentifier]\n@misc = "spacy-deid.Deidentifier.v1"\noperator = "surrogate"\n')
         extra += ["--config", str(config)]
+    else:
+        extra += ["--operator", "surrogate"]
     result = cli_deidentify(tmp_path, model_dir, *extra)
     assert result.exit_code == 1 and "seed differs" in result.output
     assert not (tmp_path / "out" / "a.txt").exists()
@@ -639,3 +641,37 @@ def test_3_sigterm_ends_the_workers_and_keeps_finished_files(tmp_path, model_dir
     written = list((tmp_path / "out").glob("*.txt"))
     assert not list((tmp_path / "out").glob(".*.tmp"))  # no half-written file
     assert len(written) < 3000
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "MRN: \uff11\uff12\uff13\uff14\uff15\uff16\uff17",  # full-width
+        "Phone: \uff16\uff11\uff17-\uff15\uff15\uff15-\uff10\uff11\uff11\uff12",
+        "Phone: \u0666\u0661\u0667-\u0665\u0665\u0665-\u0660\u0661\u0661\u0662",  # Arabic-Indic
+        "MRN: 1234567",  # ASCII, as before
+    ],
+)
+def test_9_digits_of_any_script_are_found_and_replaced(tmp_path, nlp, line):
+    import unicodedata
+
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.txt").write_text(f"Seen today.\n{line}\n", encoding="utf-8")
+    batch(nlp, tmp_path / "in", tmp_path / "out")
+    out = (tmp_path / "out" / "a.txt").read_text(encoding="utf-8")
+    value = line.split(": ", 1)[1]
+    digits = lambda s: "".join(str(unicodedata.digit(c)) for c in s if c.isdigit())
+    leaked = digits(value) in digits(out) or value in out
+    assert not leaked
+
+
+@pytest.mark.parametrize(
+    "option",
+    [["--operator", "surrogate"], ["--subtype-operator", "AGE=keep"], ["--date-shift-max", "30"]],
+)
+def test_6_options_the_config_file_sets_are_not_silently_ignored(tmp_path, model_dir, option):
+    config = tmp_path / "deid.cfg"
+    config.write_text('[deidentifier]\n@misc = "spacy-deid.Deidentifier.v1"\noperator = "placeholder"\n')
+    result = cli_deidentify(tmp_path, model_dir, "--config", str(config), *option)
+    assert result.exit_code == 1 and option[0] in result.output and "--config" in result.output
+    assert not (tmp_path / "out" / "a.txt").exists()

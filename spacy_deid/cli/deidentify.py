@@ -101,6 +101,25 @@ def deidentify_cli(
             msg.fail(str(err), exits=1)
     if config is not None and not config.is_file():
         msg.fail(f"--config {config}: no such file", exits=1)
+    if config is not None:
+        # The config block sets these; silently ignoring them would release
+        # with settings the user did not choose.
+        given = [
+            name
+            for name, value, default in (
+                ("--operator", operator, ops.PLACEHOLDER),
+                ("--subtype-operator", subtype_operator, []),
+                ("--date-shift-min", date_shift_min, -365),
+                ("--date-shift-max", date_shift_max, 365),
+            )
+            if value != default
+        ]
+        if given:
+            msg.fail(
+                f"{', '.join(given)} cannot be combined with --config: set them in its "
+                f"[{CONFIG_SECTION}] block",
+                exits=1,
+            )
     try:
         if config is not None:
             loaded = load_config(config)
