@@ -50,7 +50,9 @@ class CalibrationMap:
     def __init__(self, classes: Optional[Dict[str, Dict[str, List[float]]]] = None) -> None:
         self.classes: Dict[str, Dict[str, List[float]]] = {}
         for name, curve in (classes or {}).items():
-            xs, ys = list(map(float, curve["x"])), list(map(float, curve["y"]))
+            # Rounded: JSON writers may add float noise (0.6 -> 0.6000000000000001).
+            xs = [round(float(x), 6) for x in curve["x"]]
+            ys = [round(float(y), 6) for y in curve["y"]]
             if not xs or len(xs) != len(ys) or xs != sorted(xs):
                 raise ValueError(f"calibration class {name!r}: x must be sorted and as long as y")
             self.classes[name] = {"x": xs, "y": ys}

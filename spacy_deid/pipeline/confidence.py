@@ -49,6 +49,9 @@ from .safety_net import DEFAULT_SPANS_KEY as SAFETY_NET_KEY
 
 RAW_SCORES_ATTR = "raw_scores"
 CANDIDATE_SOURCE = "ner_candidate"
+DROPPED_SOURCE = "dropped"
+# The reconciler's group of the mentions it removed (reconciler.py).
+DROPPED_KEY = "phi_dropped"
 DEFAULT_CALIBRATION_PATH = Path(__file__).resolve().parents[1] / "data" / "phi_calibration.json"
 
 
@@ -180,6 +183,11 @@ class PhiConfidence(Pipe):
                 # added, and would skew the candidates' calibration.
                 if not any(span.start < e.end and e.start < span.end for e in entities):
                     spans.append(self._scored(span.start, span.end, span.label_, CANDIDATE_SOURCE, raw, is_entity=False))
+        for span in doc.spans.get(DROPPED_KEY, []):
+            # NER mentions the reconciler removed ("ner|merge:under_rule"): candidates too.
+            if not any(span.start < e.end and e.start < span.end for e in entities):
+                raw = sum(token_probs[span.start:span.end]) / max(1, len(span))
+                spans.append(self._scored(span.start, span.end, span.label_, f"{DROPPED_SOURCE}|{span.id_}", raw, is_entity=False))
         for span in doc.spans.get(self.safety_net_key, []):
             if (span.start, span.end) not in taken:
                 raw = sum(token_probs[span.start:span.end]) / max(1, len(span))
@@ -266,8 +274,9 @@ class PhiConfidence(Pipe):
 
 def add_confidence_pipes(nlp: Language) -> List[str]:
     """Add `deid_ner_scores`, `deid_safety_net` and `deid_confidence` where they are
-    missing (after `ner`; after the reconciler, before `deid_release`), initialised
-    with the packaged data. Returns the names added."""
+    missing (after `ner`; after the reconciler, before `deid_release`), and
+    `deid_lexicon` for the safety net, initialised with the packaged data.
+    Returns the names added."""
     added: List[str] = []
     names = nlp.pipe_names
     if "deid_ner_scores" not in names and "ner" in names:
@@ -276,6 +285,11 @@ def add_confidence_pipes(nlp: Language) -> List[str]:
     anchor = next((n for n in ("deid_reconciler", "deid_phi_rules", "deid_ner_scores", "ner")
                    if n in nlp.pipe_names), None)
     where = {"after": anchor} if anchor else {}
+    if "deid_lexicon" not in names:
+        # The safety net reads its job-title and institution tags (token attributes only).
+        nlp.add_pipe("deid_lexicon", **where)
+        added.append("deid_lexicon")
+        where = {"after": "deid_lexicon"}
     if "deid_safety_net" not in names:
         nlp.add_pipe("deid_safety_net", **where)
         added.append("deid_safety_net")

@@ -10,6 +10,9 @@ in `doc.spans["phi_safety_net"]` when they
   capitalised word in running text (not at a sentence or line start) that is
   neither common English (wordfreq's list the package ships) nor clinical
   vocabulary (`data/clinical_vocabulary.txt`);
+- or form an institution's name (capitalised words around a word of the
+  institution lexicon: "Ridgefield VA Medical Center"), or an occupation (words
+  the `deid_lexicon` component marks as job titles, unless clinical);
 - or look like an identifier: a run of letters and digits (or 5+ digits)
   within a few tokens of an ID cue ("MRN", "ID", "#", "account") or inside an
   ID attribute value.
@@ -31,6 +34,7 @@ from spacy.util import ensure_path, registry
 from .. import labels
 from ..extensions import install_extensions
 from ..surrogates import lists
+from .lexicon import INSTITUTION, JOB
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 DEFAULT_VOCABULARY_PATH = DATA_DIR / "clinical_vocabulary.txt"
@@ -66,6 +70,29 @@ ID_CUES = frozenset({
 ID_ATTRIBUTES = frozenset({"mrn", "id_number", "account", "license", "ssn", "health_plan", "username"})
 # Sentence and line ends: a capitalised word after these is not evidence of a name.
 SENTENCE_ENDS = frozenset({".", "!", "?", ":", ";", "-", "*", "•", ")", "]"})
+
+# Credentials after a comma mark a signature line ("Ann Lee-Ray, MD"); the name
+# is what comes before the first comma.
+CREDENTIALS = frozenset({
+    "md", "do", "np", "pa", "pa-c", "phd", "psyd", "lcsw", "lmhc", "lpc", "lmft", "rn",
+    "aprn", "pmhnp", "pmhnp-bc", "dnp", "msw", "mft", "fnp", "crnp", "lcsw-c", "lpcc", "mph",
+})
+# Words that join the parts of an institution's name ("Institute of Technology").
+INSTITUTION_JOINERS = frozenset({"of", "and", "&", "de", "for", "the", "la", "del"})
+# An institution's name has a rare word ("Ridgefield") or one of these heads;
+# without either, a capitalised run is a heading ("Psychiatric Evaluation").
+INSTITUTION_HEADS = frozenset({
+    "hospital", "center", "centre", "clinic", "program", "programme", "institute", "school",
+    "college", "university", "academy", "team", "facility", "manor", "infirmary", "sanatorium",
+    "church", "parish", "foundation", "associates", "partners",
+})
+# Words just before an occupation ("is a", "works as", "retired", "(44, ").
+OCCUPATION_CUES = frozenset({
+    "a", "an", "as", "retired", "former", "works", "worked", "employed", "job", "career",
+    "profession", "occupation", "unemployed", "part-time", "full-time",
+})
+# Span groups whose tokens are never proposed (section headers are not PHI).
+SECTIONS_KEY = "sections"
 
 # The cue words themselves are never part of a name.
 CUE_WORDS = TITLES | RELATIONS | SIGNATURE_STARTS | ID_CUES
@@ -189,8 +216,9 @@ class SafetyNet(Pipe):
         j = i - 1
         if j >= 0 and doc[j].text == ".":
             j -= 1
-        if j >= 0 and doc[j].lower_ in TITLES:
-            return "doctor_title" if doc[j].lower_ in DOCTOR_TITLES else "title"
+        title = doc[j].lower_.rstrip(".") if j >= 0 else ""
+        if title in TITLES:
+            return "doctor_title" if title in DOCTOR_TITLES else "title"
         j = i - 1
         gap = 0
         while j >= 0 and doc[j].lower_ in RELATION_GAP and gap < 2:
@@ -207,7 +235,17 @@ class SafetyNet(Pipe):
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
                 covered[i] = True
-        proposals = self._names(doc, covered) + self._identifiers(doc, covered)
+        headers = [False] * len(doc)
+        for span in doc.spans.get(SECTIONS_KEY, []):
+            for i in range(span.start, span.end):
+                headers[i] = True
+        proposals = self._institutions(doc, covered, headers)
+        for start, end, _, _ in proposals:
+            for i in range(start, end):
+                covered[i] = True
+        proposals += self._occupations(doc, covered)
+        blocked = [c or h for c, h in zip(covered, headers)]
+        proposals += self._names(doc, blocked) + self._identifiers(doc, covered)
         proposals.sort(key=lambda p: (p[0], p[1]))
         doc.spans[self.spans_key] = SpanGroup(
             doc,
@@ -230,13 +268,14 @@ class SafetyNet(Pipe):
                 first = next((t for t in doc[line_start:i + 1] if not t.is_space and not t.is_punct), None)
                 if first is not None and first.lower_ in SIGNATURE_STARTS:
                     signature_line = line_start
+            name_before_credential = self._before_credential(doc, i)
             attribute = token._.attribute_name
             before = self._cue_before(doc, i)
             if before is not None and self._nameish(token, strong=True):
                 cue, label = ("title", labels.DOCTOR) if before == "doctor_title" else (before, labels.PATIENT)
             elif attribute in NAME_ATTRIBUTES and self._nameish(token, strong=True):
                 cue, label = "attribute", labels.DOCTOR if attribute in DOCTOR_ATTRIBUTES else labels.PATIENT
-            elif signature_line == line_start and self._nameish(token, strong=True):
+            elif (signature_line == line_start or name_before_credential) and self._nameish(token, strong=True):
                 cue, label = "signature", labels.DOCTOR
             elif self._nameish(token, strong=False) and not self._sentence_initial(doc, i):
                 cue, label = "capitalised", labels.PATIENT
@@ -246,14 +285,92 @@ class SafetyNet(Pipe):
             end = i + 1
             # The rest of the name: more capitalised words (and initials' dots).
             while (
-                end < len(doc) and end - i < self.max_name_tokens and not covered[end]
+                end < len(doc) and sum(t.is_alpha for t in doc[i:end]) < self.max_name_tokens and not covered[end]
                 and "\n" not in doc[end - 1].whitespace_
-                and (self._nameish(doc[end], strong=True) or (doc[end].text == "." and len(doc[end - 1]) == 1))
+                and (
+                    self._nameish(doc[end], strong=True)
+                    or (doc[end].text == "." and len(doc[end - 1]) == 1)
+                    # hyphenated surnames: "Brennan-Sy"
+                    or (doc[end].text == "-" and not doc[end - 1].whitespace_ and end + 1 < len(doc)
+                        and not doc[end].whitespace_ and self._nameish(doc[end + 1], strong=True))
+                )
             ):
                 end += 1
-            if doc[end - 1].text == ".":
+            while doc[end - 1].text in (".", "-"):
                 end -= 1
             found.append((i, end, label, cue))
+            i = end
+        return found
+
+    @staticmethod
+    def _before_credential(doc: Doc, i: int) -> bool:
+        """Token i is in the part of its line before ", MD" (a signature)."""
+        j = i
+        while j < len(doc) and "\n" not in doc[j].text and doc[j].text != ",":
+            if "\n" in doc[j].whitespace_:
+                return False
+            j += 1
+        return j + 1 < len(doc) and doc[j].text == "," and doc[j + 1].lower_.rstrip(".") in CREDENTIALS
+
+    @staticmethod
+    def _capitalised(token: Token) -> bool:
+        return token.is_alpha and token.text[0].isupper()
+
+    def _institutions(self, doc: Doc, covered: List[bool], headers: List[bool]) -> List[Tuple[int, int, str, str]]:
+        """Runs of capitalised words with an institution word ("Ridgefield VA Medical
+        Center", "Early Psychosis Program"), joined by "of", "and", "&"; one line."""
+        found: List[Tuple[int, int, str, str]] = []
+        i = 0
+        while i < len(doc):
+            if covered[i] or headers[i] or not self._capitalised(doc[i]):
+                i += 1
+                continue
+            end = i + 1
+            while end < len(doc) and not covered[end] and not headers[end] and "\n" not in doc[end - 1].whitespace_:
+                nxt = doc[end]
+                if self._capitalised(nxt):
+                    end += 1
+                elif (nxt.lower_ in INSTITUTION_JOINERS and end + 1 < len(doc) and not covered[end + 1]
+                      and self._capitalised(doc[end + 1]) and "\n" not in nxt.whitespace_):
+                    end += 2
+                else:
+                    break
+            # A capitalised common word opening a sentence is not part of the name.
+            while end - i > 1 and self._sentence_initial(doc, i) and self._zipf(doc[i]) >= self.common_zipf \
+                    and INSTITUTION not in (doc[i]._.lexicon or ""):
+                i += 1
+            run = doc[i:end]
+            kinds = [t._.lexicon or "" for t in run]
+            named = any(t.lower_ in INSTITUTION_HEADS for t in run) or any(
+                self._zipf(t) < self.common_zipf and t.lower_ not in self.clinical for t in run
+            )
+            if len(run) >= 2 and named and any(INSTITUTION in k.split("|") for k in kinds):
+                found.append((i, end, labels.HOSPITAL, "institution"))
+            i = end
+        return found
+
+    def _occupations(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
+        """Runs of words the lexicon knows as (parts of) job titles, unless all clinical
+        ("therapist", "psychiatrist": the care team, not the patient's job)."""
+        found: List[Tuple[int, int, str, str]] = []
+        i = 0
+        while i < len(doc):
+            if covered[i] or JOB not in (doc[i]._.lexicon or "").split("|"):
+                i += 1
+                continue
+            end = i + 1
+            while end < len(doc) and not covered[end] and JOB in (doc[end]._.lexicon or "").split("|"):
+                end += 1
+            run = doc[i:end]
+            before = doc[max(0, i - 3):i]
+            cued = any(t.lower_ in OCCUPATION_CUES for t in before) or (
+                len(before) >= 2 and before[-1].text == "," and before[-2].like_num
+            )
+            if cued and not all(
+                t.lower_ in self.clinical or t.lower_ in CUE_WORDS or self._zipf(t) >= self.stop_zipf
+                or not t.is_alpha for t in run
+            ):
+                found.append((i, end, labels.PROFESSION, "occupation"))
             i = end
         return found
 
