@@ -14,7 +14,7 @@ from spacy_deid.synth.generate import MAX_WORDS, MIN_WORDS
 from spacy_deid.synth.layouts import LAYOUTS, SECTIONS
 from spacy_deid.synth.sentences import POOLS
 from spacy_deid.synth.slots import SLOTS
-from spacy_deid.synth.stats import skeletons, summarize
+from spacy_deid.synth.stats import format_table, skeletons, summarize
 from spacy_deid.synth.template import parse, render
 
 
@@ -358,7 +358,8 @@ def test_composed_surnames_from_the_lists():
     [("HPI", "Patient reports", True), ("History of Present Illness", "Patient", True),
      ("winter", "Hx:", True), ("39", "Sex:", True), ("Hx", "Mary", True),
      ("HPI", "He reports", False), ("HPI", "Dr. Lee", False), ("451", "ID/CC", False),
-     ("CA", "HISTORY", False), ("HPI", "O'Brien", False), ("Plan", "continue", False)],
+     ("CA", "HISTORY", False), ("HPI", "O'Brien", False), ("Plan", "continue", False),
+     ("www.summit.us", "IDENTIFYING", False), ("jo@mail.com", "Plan", False)],
 )
 def test_glue_only_where_the_tokenizer_splits(left, right, splits):
     assert glue_splits(left, right) is splits
@@ -369,7 +370,8 @@ def test_glue_table_agrees_with_the_tokenizer():
     tokenizer = pytest.importorskip("spacy_deid.tokenizer")
     nlp = tokenizer.blank_deid()
     for left, right in [("HPI", "Patient"), ("History", "Patient"), ("winter", "Hx"),
-                        ("39", "Sex"), ("HPI", "He"), ("HPI", "Dr."), ("451", "ID"), ("CA", "HISTORY")]:
+                        ("39", "Sex"), ("HPI", "He"), ("HPI", "Dr."), ("451", "ID"), ("CA", "HISTORY"),
+                        ("www.summit.us", "IDENTIFYING")]:
         cut = nlp.make_doc(left + right + " x").char_span(0, len(left)) is not None
         assert cut is glue_splits(left, right), (left, right)
 
@@ -397,6 +399,8 @@ def test_every_family_occurs_and_is_reported(family_pairs):
     summary = summarize(family_pairs)
     for name in FAMILIES:
         assert summary["phenomena_notes"].get(f"family:{name}", 0) > 0, name
+        assert summary["families"][name]["notes"] == summary["phenomena_notes"][f"family:{name}"]
+    assert any(line.strip().startswith("room ") for line in format_table(summary))
     types = {key for key in summary["phenomena_notes"] if key.startswith("note_type:")}
     assert types == {f"note_type:{t}" for t in ("progress", "consult", "discharge", "letter", "dictation")}
 

@@ -29,10 +29,11 @@ MIN_WORDS, MAX_WORDS = 300, 2500
 # A Titlecase word the tokenizer cuts from capitals or digits glued before it
 # ("HPIPatient", "39Sex"); "He", "Dr." and "O'Brien" stay glued, so they are not used.
 _TITLECASE_WORD = re.compile(r"[A-Z][a-z]{2,}")
-# PHI ending in a lone letter ("Bed C", "ZF91987P", "gunner's mate g"): a period
-# after it becomes part of the token ("C.", as in an initial), so sentences ending
-# on it get none.
-_LONE_LETTER_END = re.compile(r"(?:^|[^A-Za-z])[A-Za-z]$")
+# PHI ending in a lone letter ("Bed C", "ZF91987P", "gunner's mate g") or an
+# abbreviation ("Acme Corp"): a period after it becomes part of the token ("C.",
+# "Corp.") as in an initial, so sentences ending on it get none.
+_PERIOD_JOINS_END = re.compile(
+    r"(?:^|[^A-Za-z])[A-Za-z]$|\b(?:Corp|Inc|Co|Ltd|Bros|Jr|Sr|St|Mt|Ft|Dept|Assn|Univ)$", re.I)
 
 
 def glue_splits(left: str, right: str) -> bool:
@@ -40,8 +41,8 @@ def glue_splits(left: str, right: str) -> bool:
     space: lower→Upper ("winterHx"), or capitals or digits before a Titlecase
     word ("HPIPatient", "39Sex"). Glue artifacts are only made where it does, so
     every gold span stays aligned to tokens."""
-    if not left or not right:
-        return False
+    if not left or not right or re.search(r"[./@:]\S*$", left):
+        return False  # URLs, e-mails, "3.5": the tokenizer keeps what is glued to them
     if left[-1].islower():
         return right[0].isupper()
     return (left[-1].isupper() or left[-1].isdigit()) and bool(_TITLECASE_WORD.match(right))
@@ -129,10 +130,10 @@ class _NoteWriter:
             text = segs[-1].text.rstrip()
             segs[-1] = Seg(text)
         if (len(segs) > 1 and segs[-1] == Seg(".") and segs[-2].label
-                and _LONE_LETTER_END.search(segs[-2].text)):
+                and _PERIOD_JOINS_END.search(segs[-2].text)):
             segs.pop()
         if segs and not re.search(r"[.!?\"')\]]$", segs[-1].text):
-            if not (segs[-1].label and _LONE_LETTER_END.search(segs[-1].text)):
+            if not (segs[-1].label and _PERIOD_JOINS_END.search(segs[-1].text)):
                 segs.append(Seg("."))
         return strip_segments(segs)
 

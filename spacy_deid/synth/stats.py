@@ -6,6 +6,7 @@ from typing import Dict, Iterable, List, Sequence, Tuple
 
 from .. import labels
 from ..corpus.note import Note
+from .families import FAMILIES, family_key
 from .generate import NoteInfo
 
 # N-GRID 2016 training set (600 notes, 20,845 PHI), from the hybrid-system
@@ -94,6 +95,11 @@ def summarize(pairs: Sequence[Tuple[Note, NoteInfo]], seconds: float = 0.0) -> d
         "templates_used": len({t for _, info in pairs for t in info.templates}),
         "phenomena_occurrences": dict(sorted(phenomena.items())),
         "phenomena_notes": dict(sorted(notes_with.items())),
+        "families": {
+            name: {"weight": family.weight, "notes": notes_with.get(family_key(name), 0),
+                   "occurrences": phenomena.get(family_key(name), 0)}
+            for name, family in FAMILIES.items()
+        },
         "date_formats": dict(date_formats.most_common()),
     }
 
@@ -114,6 +120,11 @@ def format_table(summary: dict) -> Iterable[str]:
         ngrid = "" if row["ngrid_train_percent"] is None else f"{row['ngrid_train_percent']:.2f}"
         yield (f"{label:15s} {row['count']:6d} {row['percent']:6.2f} {ngrid:>8s} "
                f"{row['distinct_surface_forms']:6d}")
+    yield "phenomenon families (weight, notes with / occurrences):"
+    for name, row in summary.get("families", {}).items():
+        yield f"  {name:28s} {row['weight']:5.2f} {row['notes']:5d} / {row['occurrences']}"
     yield "hard phenomena (notes with / occurrences):"
     for key, notes in summary["phenomena_notes"].items():
+        if key.startswith("family:"):
+            continue
         yield f"  {key:28s} {notes:5d} / {summary['phenomena_occurrences'][key]}"
