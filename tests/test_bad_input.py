@@ -675,3 +675,25 @@ def test_6_options_the_config_file_sets_are_not_silently_ignored(tmp_path, model
     result = cli_deidentify(tmp_path, model_dir, "--config", str(config), *option)
     assert result.exit_code == 1 and option[0] in result.output and "--config" in result.output
     assert not (tmp_path / "out" / "a.txt").exists()
+
+
+@spacy.Language.component("test_fails_on_marker")
+def _fails_on_marker(doc):
+    if "FAILHERE" in doc.text:
+        raise ValueError("some internal shape error")
+    return doc
+
+
+def test_1_a_pipeline_error_names_the_files_and_keeps_finished_ones(tmp_path, model_dir):
+    from spacy_deid.deid.batch import PipelineError
+
+    nlp = spacy.load(model_dir)
+    nlp.add_pipe("test_fails_on_marker")
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "a.txt").write_text(NOTE, encoding="utf-8")
+    (source / "b.txt").write_text("FAILHERE " + NOTE, encoding="utf-8")
+    with pytest.raises(PipelineError, match="b.txt") as caught:
+        batch(nlp, source, tmp_path / "out", batch_size=1, checkpoint_files=1)
+    assert "ValueError" in str(caught.value) and no_secret(str(caught.value))
+    assert (tmp_path / "out" / "a.txt").exists() and not (tmp_path / "out" / "b.txt").exists()

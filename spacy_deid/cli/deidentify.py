@@ -7,7 +7,7 @@ import typer
 from wasabi import msg
 
 from ..deid import operators as ops
-from ..deid.batch import OutputInUseError, check_mapping_path, run_batch
+from ..deid.batch import OutputInUseError, PipelineError, check_mapping_path, run_batch
 from ..deid.io import DEFAULT_PATIENT_FIELD, DEFAULT_TEXT_FIELD
 from ..deid.mapping import DeidMapping, MappingFormatError
 from ..deid.release import Deidentifier
@@ -165,7 +165,7 @@ def deidentify_cli(
             overwrite=overwrite,
             progress=progress,
         )
-    except (FileNotFoundError, ValueError, OutputInUseError) as err:
+    except (FileNotFoundError, ValueError, OutputInUseError, PipelineError) as err:
         msg.fail(str(err), exits=1)
     first, *rest = summary.lines()
     (msg.warn if summary.files_failed else msg.good)(first)

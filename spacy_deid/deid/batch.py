@@ -46,6 +46,11 @@ class OutputInUseError(RuntimeError):
     """Another run is writing into the same output folder or mapping file."""
 
 
+class PipelineError(RuntimeError):
+    """The pipeline failed on a batch: names the files whose notes were in it
+    and the error's type, never its message (which might quote the text)."""
+
+
 @dataclass
 class BatchSummary:
     """Counts of a batch run (file names and numbers only)."""
@@ -285,6 +290,14 @@ class BatchRunner:
                     ready.append(jobs.pop(job_index))
                     if len(ready) >= self.checkpoint_files:
                         self._flush(ready, output_dir, summary)
+        except Exception as err:
+            if isinstance(err, (InputError, OutputInUseError)):
+                raise
+            unfinished = ", ".join(str(job.source) for job in jobs.values()) or "none"
+            raise PipelineError(
+                f"the pipeline failed ({type(err).__name__}) on a batch with notes of: "
+                f"{unfinished}; finished files were written, rerun to resume"
+            ) from err
         finally:
             # Whatever finished before an interruption is kept, so a rerun resumes after it.
             self._flush(ready, output_dir, summary)
