@@ -697,3 +697,22 @@ def test_1_a_pipeline_error_names_the_files_and_keeps_finished_ones(tmp_path, mo
         batch(nlp, source, tmp_path / "out", batch_size=1, checkpoint_files=1)
     assert "ValueError" in str(caught.value) and no_secret(str(caught.value))
     assert (tmp_path / "out" / "a.txt").exists() and not (tmp_path / "out" / "b.txt").exists()
+
+
+@pytest.mark.parametrize(
+    "words,spaces,ent,expected",
+    [
+        (["Lee", "\n\n", "Next"], [False, False, False], (0, 2), [(0, 3)]),
+        (["Seen", "\n", "Lee"], [False, False, False], (1, 3), [(5, 8)]),
+        (["Seen", "\n\n", "x"], [False, False, False], (1, 2), []),  # whitespace alone: no mention
+        (["Dr", "Lee"], [True, False], (1, 2), [(3, 6)]),  # nothing to trim
+    ],
+)
+def test_9_system_mentions_from_docs_have_no_edge_whitespace(words, spaces, ent, expected):
+    from spacy.tokens import Doc, Span
+
+    from spacy_deid.corpus import doc_to_note
+
+    doc = Doc(spacy.blank("en").vocab, words=words, spaces=spaces)
+    doc.ents = [Span(doc, ent[0], ent[1], labels.PATIENT)]
+    assert [(m.start, m.end) for m in doc_to_note(doc).mentions] == expected

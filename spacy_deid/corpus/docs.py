@@ -6,7 +6,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from ..extensions import install_extensions
-from .note import Note, PhiMention
+from .note import Note, PhiMention, without_edge_whitespace
 from .problems import CorpusFormatError
 
 # What to do with a mention whose start or end falls inside a token.
@@ -124,12 +124,22 @@ def _align(
 
 
 def doc_to_note(doc: Doc, note_id: Optional[str] = None) -> Note:
-    """A Note with the doc's text and its doc.ents as mentions (system output)."""
+    """A Note with the doc's text and its doc.ents as mentions (system output).
+
+    An entity may hold whitespace tokens at its edges (a name tagged with the
+    paragraph break after it); the mention leaves them out, and an entity of
+    whitespace alone is no mention."""
     install_extensions()
+    text = doc.text
+    mentions = []
+    for ent in doc.ents:
+        start, end = without_edge_whitespace(text, ent.start_char, ent.end_char)
+        if end > start:
+            mentions.append(PhiMention(start, end, ent.label_))
     return Note(
         note_id=note_id or doc._.note_id or "note",
-        text=doc.text,
-        mentions=[PhiMention(ent.start_char, ent.end_char, ent.label_) for ent in doc.ents],
+        text=text,
+        mentions=mentions,
         patient_id=doc._.patient_id,
         source_file=doc._.source_file,
     )

@@ -35,3 +35,14 @@ class Note:
 
     def mention_keys(self) -> List[Tuple[int, int, str]]:
         return sorted(m.key() for m in self.mentions)
+
+
+def without_edge_whitespace(text: str, start: int, end: int) -> Tuple[int, int]:
+    """The offsets of text[start:end] without whitespace at its edges (start ==
+    end when it is all whitespace): PHI spans never hold line breaks or spaces
+    at their edges, so released text keeps them."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
