@@ -256,8 +256,8 @@ from spacy_deid.synth.generate import glue_splits  # noqa: E402
 FIELD_SECTIONS = ("header", "signature", "labs")
 
 
-def _context(seed):
-    gen = SurrogateGenerator(seed=seed)
+def _context(seed, values=None):
+    gen = SurrogateGenerator(seed=seed, values=values)
     patient = draw_patient(gen)
     return NoteContext(rng=gen.rng, gen=gen, patient=patient, visit_date=patient.first_visit,
                        age_now=patient.age, attending=patient.clinicians[0],
@@ -309,6 +309,17 @@ def test_family_slots_label_exactly_the_value(name, arg, expected, pattern):
         for label, value in found:
             assert value == value.strip(" \t\n.,;:()[]\"'"), (name, arg, seed)
             assert re.fullmatch(pattern, value), (name, arg, seed)
+
+
+@pytest.mark.parametrize("half", ["A", "B"])
+def test_family_values_come_from_one_value_half(half):
+    """The name-held-out split holds for the family slots too."""
+    for seed in range(30):
+        ctx = _context(seed, values=half)
+        [(_, profession)] = _phi(SLOTS["prof_long"](ctx, ""))
+        assert vocab.half_of(profession) == half
+        for label, value in _phi(SLOTS["foreign_place"](ctx, "")):
+            assert vocab.half_of(value) == half or label == labels.COUNTRY
 
 
 def test_multiword_towns_have_two_or_three_words():

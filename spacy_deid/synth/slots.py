@@ -768,7 +768,7 @@ def town(ctx, arg):
     if gen.chance(0.5):
         name, abbr = gen.compose("town_patterns.txt", "town_words.tsv"), gen.state(abbreviation=True)
     else:
-        name, abbr = gen.choice(_multiword_rows(gen.listed("cities.tsv")))
+        name, abbr = gen.choice(_subset(gen, "cities.tsv", "multiword"))
     segs = phi(labels.CITY, name)
     if arg == "state":
         value = abbr if gen.chance(0.7) else gen.state_name(abbr)
@@ -776,15 +776,27 @@ def town(ctx, arg):
     return segs
 
 
-_MULTIWORD: Dict[int, tuple] = {}
+# Subsets of a value list, by the first column of a row: towns of several words,
+# places with a hyphen or a space, occupations of three or more words.
+_SUBSETS = {
+    "multiword": lambda value: " " in value,
+    "hyphen_or_space": lambda value: "-" in value or " " in value,
+    "three_words": lambda value: len(value.split()) >= 3,
+    "and_or_hyphen": lambda value: " and " in value or "-" in value,
+}
+_SUBSET_CACHE: Dict[tuple, tuple] = {}
 
 
-def _multiword_rows(rows: tuple, column: int = 0) -> tuple:
-    """Rows whose value has two or more words (cached per list object)."""
-    key = id(rows)
-    if key not in _MULTIWORD:
-        _MULTIWORD[key] = tuple(r for r in rows if " " in (r if isinstance(r, str) else r[column]))
-    return _MULTIWORD[key]
+def _subset(gen, name: str, kind: str) -> tuple:
+    """The entries of list `name` (as `gen` draws from it: one half of it under
+    `values`) that fit `kind`; computed once per list, half and kind, since the
+    lists have up to 89k entries."""
+    key = (name, gen.values, kind)
+    if key not in _SUBSET_CACHE:
+        keep = _SUBSETS[kind]
+        _SUBSET_CACHE[key] = tuple(v for v in gen.listed(name)
+                                   if keep(v if isinstance(v, str) else v[0]))
+    return _SUBSET_CACHE[key]
 
 
 @slot("foreign_place")
@@ -793,22 +805,12 @@ def foreign_place(ctx, arg):
     ("Bosnia and Herzegovina"); `{foreign_place:country}` the country form only."""
     _count(ctx, "foreign_place")
     gen = ctx.gen
-    countries = tuple(c for c in gen.listed("countries.txt") if " and " in c or "-" in c)
+    countries = _subset(gen, "countries.txt", "and_or_hyphen")
     if arg == "country" or gen.chance(0.4):
         return phi(labels.COUNTRY, gen.choice(countries or gen.listed("countries.txt")))
-    cities = _hyphenated(gen.listed("world_cities.tsv"))
+    cities = _subset(gen, "world_cities.tsv", "hyphen_or_space")
     city_name, country_name = gen.choice(cities or gen.listed("world_cities.tsv"))
     return phi(labels.CITY, city_name) + plain(", ") + phi(labels.COUNTRY, country_name)
-
-
-_HYPHENATED: Dict[int, tuple] = {}
-
-
-def _hyphenated(rows: tuple) -> tuple:
-    key = id(rows)
-    if key not in _HYPHENATED:
-        _HYPHENATED[key] = tuple(r for r in rows if "-" in r[0] or " " in r[0])
-    return _HYPHENATED[key]
 
 
 @slot("fw_org")
@@ -828,18 +830,9 @@ def prof_long(ctx, arg):
     """An occupation of three or more words ("medical equipment sales representative")."""
     _count(ctx, "multiword_profession")
     gen = ctx.gen
-    titles = _long_titles(gen.listed("professions.txt")) + _long_titles(gen.listed("job_titles.txt"))
+    titles = (_subset(gen, "professions.txt", "three_words")
+              + _subset(gen, "job_titles.txt", "three_words"))
     return _profession(ctx, gen.choice(titles))
-
-
-_LONG: Dict[int, tuple] = {}
-
-
-def _long_titles(values: tuple) -> tuple:
-    key = id(values)
-    if key not in _LONG:
-        _LONG[key] = tuple(v for v in values if len(v.split()) >= 3)
-    return _LONG[key]
 
 
 def _person_for(ctx: NoteContext, arg: str):
