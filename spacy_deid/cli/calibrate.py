@@ -14,6 +14,7 @@ from ..evaluation.pairing import pair_notes
 from ..evaluation.report import build_report, write_report
 from ..evaluation.systems import pipeline_info, read_notes
 from . import app
+from ._util import IF_EMPTY_HELP, corpus_path_or_default
 
 HELDOUT_HELP = (
     "Held-out annotated notes (never the evaluation notes): e.g. "
@@ -54,7 +55,7 @@ def _read(path: Path) -> List[Note]:
 def calibrate_cli(
     model: str = typer.Argument(..., help="Trained pipeline (name or path)"),
     heldout: Path = typer.Argument(..., help=HELDOUT_HELP),
-    output: Path = typer.Argument(..., help="Folder for the calibrated pipeline"),
+    output: Path = typer.Argument(..., help="Folder for the calibrated pipeline (may be MODEL itself)"),
     min_count: int = typer.Option(30, "--min-count", min=1, help="Spans an evidence class needs for its own curve"),
     map_out: Optional[Path] = typer.Option(None, "--map", help="Also write the calibration map (JSON) here"),
 ) -> None:
@@ -79,17 +80,19 @@ def calibrate_cli(
 @app.command("evaluate-confidence")
 def evaluate_confidence_cli(
     model: str = typer.Argument(..., help="Pipeline with deid_confidence (name or path)"),
-    gold: Path = typer.Argument(..., help="Gold notes: folder of i2b2 2014 XML (or another format)"),
+    gold_arg: str = typer.Argument(..., metavar="GOLD", help="Gold notes: folder of i2b2 2014 XML (or another format)"),
     output: Path = typer.Option(..., "--output", "-o", help="Folder for the report"),
     recall_threshold: Optional[float] = typer.Option(
         None, "--recall-threshold", help="Override the pipeline's recall threshold"
     ),
     plots: bool = typer.Option(True, "--plots/--no-plots", help="Draw PNG plots (matplotlib)"),
     name: Optional[str] = typer.Option(None, "--name", help="System name in the report"),
+    if_empty: Optional[Path] = typer.Option(None, "--if-empty", help=IF_EMPTY_HELP),
 ) -> None:
     """The evaluation report at the balanced point, plus the confidence section:
     reliability tables and ECE, both operating points, the safety net's own gain,
     and the binary-token precision-recall curve over score thresholds."""
+    gold = corpus_path_or_default(gold_arg, if_empty)
     nlp = _load(model)
     component = nlp.get_pipe("deid_confidence")
     if recall_threshold is not None:

@@ -59,7 +59,7 @@ NAME_ATTRIBUTES = frozenset({"name", "referral_source", "pcp", "clinician", "eme
 DOCTOR_ATTRIBUTES = frozenset({"referral_source", "pcp", "clinician"})
 # First word of a signature line.
 SIGNATURE_STARTS = frozenset({
-    "signed", "electronically", "attending", "dictated", "cc", "author", "cosigned",
+    "signed", "electronically", "attending", "dictated", "author", "cosigned",
     "co-signed", "reviewed", "provider", "clinician", "resident", "/s/", "transcribed",
 })
 ID_CUES = frozenset({
@@ -76,6 +76,7 @@ SENTENCE_ENDS = frozenset({".", "!", "?", ":", ";", "-", "*", "•", ")", "]"})
 CREDENTIALS = frozenset({
     "md", "do", "np", "pa", "pa-c", "phd", "psyd", "lcsw", "lmhc", "lpc", "lmft", "rn",
     "aprn", "pmhnp", "pmhnp-bc", "dnp", "msw", "mft", "fnp", "crnp", "lcsw-c", "lpcc", "mph",
+    "licsw", "lmsw", "ladc", "cadc", "bcba",
 })
 # Words that join the parts of an institution's name ("Institute of Technology").
 INSTITUTION_JOINERS = frozenset({"of", "and", "&", "de", "for", "the", "la", "del"})
@@ -90,12 +91,14 @@ INSTITUTION_HEADS = frozenset({
 OCCUPATION_CUES = frozenset({
     "a", "an", "as", "retired", "former", "works", "worked", "employed", "job", "career",
     "profession", "occupation", "unemployed", "part-time", "full-time",
+    # "47 yo married attending anesthesiologist"
+    "yo", "y/o", "year-old", "single", "married", "divorced", "widowed", "separated",
 })
 # Span groups whose tokens are never proposed (section headers are not PHI).
 SECTIONS_KEY = "sections"
 
 # The cue words themselves are never part of a name.
-CUE_WORDS = TITLES | RELATIONS | SIGNATURE_STARTS | ID_CUES
+CUE_WORDS = TITLES | RELATIONS | SIGNATURE_STARTS | ID_CUES | CREDENTIALS
 
 
 @registry.misc("spacy-deid.ClinicalVocabulary.v1")
@@ -195,7 +198,8 @@ class SafetyNet(Pipe):
             return False
         if strong:
             return self._zipf(token) < self.stop_zipf
-        return not text.isupper() and self._zipf(token) < self.common_zipf
+        # Weak cue: "Tamsin", not "QTc" or "NSAIDs" (inner capitals are abbreviations).
+        return text[1:].islower() and self._zipf(token) < self.common_zipf
 
     @staticmethod
     def _line_start(doc: Doc, i: int) -> int:
@@ -268,7 +272,10 @@ class SafetyNet(Pipe):
                 first = next((t for t in doc[line_start:i + 1] if not t.is_space and not t.is_punct), None)
                 if first is not None and first.lower_ in SIGNATURE_STARTS:
                     signature_line = line_start
-            name_before_credential = self._before_credential(doc, i)
+            # "Ann Lee-Ray, MD": only when the name opens its line.
+            name_before_credential = all(
+                t.is_space or self._name_part(t) for t in doc[line_start:i]
+            ) and self._before_credential(doc, i)
             attribute = token._.attribute_name
             before = self._cue_before(doc, i)
             if before is not None and self._nameish(token, strong=True):
@@ -302,12 +309,14 @@ class SafetyNet(Pipe):
             i = end
         return found
 
-    @staticmethod
-    def _before_credential(doc: Doc, i: int) -> bool:
-        """Token i is in the part of its line before ", MD" (a signature)."""
+    def _name_part(self, token: Token) -> bool:
+        return token.text in ("-", ".") or self._nameish(token, strong=True) or (token.is_alpha and len(token) == 1)
+
+    def _before_credential(self, doc: Doc, i: int) -> bool:
+        """Token i is in a name that runs up to ", MD" on its line (a signature)."""
         j = i
-        while j < len(doc) and "\n" not in doc[j].text and doc[j].text != ",":
-            if "\n" in doc[j].whitespace_:
+        while j < len(doc) and doc[j].text != ",":
+            if not self._name_part(doc[j]) or "\n" in doc[j].whitespace_:
                 return False
             j += 1
         return j + 1 < len(doc) and doc[j].text == "," and doc[j + 1].lower_.rstrip(".") in CREDENTIALS
