@@ -10,7 +10,9 @@ import shutil
 from pathlib import Path
 from typing import List
 
-DEV_NOTES_DIR = Path(__file__).parent / "data" / "dev_notes"
+from .data_files import DATA_DIR
+
+DEV_NOTES_DIR = DATA_DIR / "dev_notes"
 
 
 def dev_note_files() -> List[Path]:

@@ -37,10 +37,22 @@ TOKEN_EXTENSIONS: Dict[str, Any] = {
     "word_frequency": "",
 }
 
-# Span group written by the reconciler (spacy_deid/pipeline/reconciler.py): one
-# span per final entity, its `id_` a provenance string such as
-# "rule:phone_nanp|correct:fax_context". Span groups travel through DocBin.
+# --- span groups -------------------------------------------------------------
+# The default keys of the span groups the components share (each component's
+# config can rename its own). Span groups travel through DocBin.
+# deid_sections: header words, attribute names, attribute values (label = the
+# normalised name, "mrn"), read by the rule tagger and the reconciler.
+SECTIONS_KEY = "sections"
+ATTRIBUTE_NAMES_KEY = "attribute_names"
+ATTRIBUTES_KEY = "attributes"
+# deid_phi_rules: the regex hits, `id_` = the pattern id; read by the reconciler.
+RULES_KEY = "phi_rules"
+# deid_reconciler (spacy_deid/pipeline/reconciler.py): one span per final
+# entity, its `id_` a provenance string such as
+# "rule:phone_nanp|correct:fax_context"; and the mentions it removed, `id_`
+# saying why ("ner|merge:under_rule").
 PROVENANCE_KEY = "phi_provenance"
+DROPPED_KEY = "phi_dropped"
 
 
 def _phi_source(span: Span) -> Any:

@@ -32,7 +32,8 @@ from spacy.tokens import Doc
 from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
 from spacy.vocab import Vocab
 
-DATA_DIR = Path(__file__).parent / "data"
+from .data_files import DATA_DIR, read_jsonl
+
 DEFAULT_EXCEPTIONS_PATH = DATA_DIR / "tokenizer_exceptions.jsonl"
 
 # Kinds of exception entries (the "kind" field of the JSONL file).
@@ -209,16 +210,7 @@ _SHAPES_RE = re.compile("|".join(f"(?P<{name}>{shape})" for name, shape in SHAPE
 
 def read_exceptions(path: Union[str, Path]) -> List[Dict[str, str]]:
     """Read and check a tokenizer-exceptions JSONL file (id, kind, text, comment)."""
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"tokenizer exceptions file not found: {path}")
-    entries = []
-    for line_no, entry in enumerate(srsly.read_jsonl(path), start=1):
-        try:
-            entries.append(validate_exception(entry))
-        except ValueError as err:
-            raise ValueError(f"{path}, line {line_no}: {err}") from None
-    return entries
+    return read_jsonl(path, validate_exception, what="tokenizer exceptions")
 
 
 def validate_exception(entry: Any) -> Dict[str, str]:

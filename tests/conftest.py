@@ -2,18 +2,14 @@ from pathlib import Path
 
 import pytest
 
-# The fictional development notes of the project (never trained on).
-DEV_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "dev"
+from spacy_deid.dev_notes import DEV_NOTES_DIR
 
 
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False, help="run slow tests")
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: trains or runs whole workflows")
-
-
+# The markers (slow, ...) are declared once, in pyproject.toml.
 def pytest_collection_modifyitems(config, items):
     if config.getoption("--runslow"):
         return
@@ -25,6 +21,6 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def dev_corpus_dir() -> Path:
-    if not DEV_CORPUS.is_dir():
-        pytest.skip(f"development notes not found at {DEV_CORPUS} (../shared/ is absent)")
-    return DEV_CORPUS
+    """The fictional development notes the package ships (measuring only, never trained on)."""
+    assert DEV_NOTES_DIR.is_dir() and any(DEV_NOTES_DIR.glob("*.xml")), DEV_NOTES_DIR
+    return DEV_NOTES_DIR

@@ -3,7 +3,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from spacy.util import load_config, load_model_from_config, registry
+from spacy.util import load_model_from_config, registry
+
+from tiny_configs import tiny_config
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
@@ -14,7 +16,7 @@ import feature_ablation  # noqa: E402
 
 @pytest.mark.parametrize("kind,alpha", [("none", 0), ("phi", 1), ("both", 2)])
 def test_augmentation_variants_resolve(kind, alpha, tmp_path):
-    config = load_config(REPO / "configs" / "tiny_cpu.cfg")
+    config = tiny_config("cpu")
     augmentation_table.augmentation(kind, alpha, seed=3).edit(config)
     block = config["corpora"]["train"]["augmenter"]
     if kind == "none":
@@ -28,7 +30,7 @@ def test_augmentation_variants_resolve(kind, alpha, tmp_path):
 @pytest.mark.parametrize("name", ["all", "no-lexical", "no-structure"])
 def test_feature_variants_build(name):
     pytest.importorskip("spacy_transformers")
-    config = load_config(REPO / "configs" / "tiny_transformer.cfg")
+    config = tiny_config("transformer")
     feature_ablation.VARIANTS[name].edit(config)
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
     tok2vec = nlp.get_pipe("ner").model.get_ref("tok2vec")

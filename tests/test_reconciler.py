@@ -25,6 +25,7 @@ ALL_OFF = {"merge": False, "correct": False, "reconcile": False, "propagate": Fa
 def make_nlp(**config):
     nlp = spacy.blank("en")
     nlp.add_pipe("deid_reconciler", config=config)
+    nlp.initialize()  # the packaged rules and lists, through the registered loader
     return nlp
 
 

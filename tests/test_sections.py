@@ -4,6 +4,7 @@ import pytest
 import spacy
 from spacy.tokens import DocBin
 
+from spacy_deid.data_files import NoDataWarning
 from spacy_deid.pipeline.sections import (
     SectionDetector,
     load_attribute_names,
@@ -198,10 +199,11 @@ def test_results_survive_docbin(nlp):
     assert [t._.attribute_name for t in again] == [t._.attribute_name for t in doc]
 
 
-def test_uninitialized_component_finds_nothing():
+def test_uninitialized_component_warns_and_finds_nothing():
     nlp = blank_deid()
     nlp.add_pipe("deid_sections")
-    doc = nlp("MRN: 1234567")
+    with pytest.warns(NoDataWarning, match="deid_sections"):
+        doc = nlp("MRN: 1234567")
     assert list(doc.spans["attributes"]) == []
 
 

@@ -21,7 +21,7 @@ ONLY_COMPLETE = {"merge": False, "correct": False, "reconcile": False, "propagat
 def make_nlp(complete=True):
     nlp = spacy.blank("en")
     nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=LEXICONS, frequencies={})
-    nlp.add_pipe("deid_reconciler", config=dict(ONLY_COMPLETE, complete=complete))
+    nlp.add_pipe("deid_reconciler", config=dict(ONLY_COMPLETE, complete=complete)).initialize()
     return nlp
 
 

@@ -101,3 +101,38 @@ def test_state_abbreviation_like():
 
 def test_abbreviation_of_hospital():
     assert SurrogateGenerator.abbreviate("Riverside General Hospital") == "RGH"
+
+
+# --- shared helpers: one case rule, one set of shaped subtypes, one name list ----------
+@pytest.mark.parametrize(
+    "value,like,expected",
+    [
+        ("Smith", "JONES", "SMITH"),
+        ("Smith", "jones", "smith"),
+        ("Smith", "Jones", "Smith"),
+        ("Smith", "J", "Smith"),  # one capital says nothing about case
+        ("McDonald", "McKee", "McDonald"),
+        ("march 3", "APRIL 2", "MARCH 3"),
+    ],
+)
+def test_match_case(value, like, expected):
+    from spacy_deid.surrogates.formats import match_case
+
+    assert match_case(value, like) == expected
+
+
+def test_every_subtype_has_a_plain_generator_and_shaped_subtypes_are_subtypes():
+    from spacy_deid.surrogates import generator
+
+    assert set(generator._PLAIN) == set(labels.SUBTYPES)
+    assert labels.SHAPED_SUBTYPES < set(labels.SUBTYPES)
+    assert {labels.PHONE, labels.MEDICALRECORD, labels.ROOM} <= labels.SHAPED_SUBTYPES
+    assert not {labels.PATIENT, labels.DATE, labels.CITY} & labels.SHAPED_SUBTYPES
+
+
+def test_date_patterns_and_surrogates_share_the_holiday_list():
+    from spacy_deid.pipeline import regex_fragments
+    from spacy_deid.surrogates import lists
+
+    assert regex_fragments.HOLIDAYS == lists.words("holidays.txt")
+    assert "Cinco de Mayo" in regex_fragments.HOLIDAYS and "Palm Sunday" in regex_fragments.HOLIDAYS

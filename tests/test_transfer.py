@@ -8,6 +8,7 @@ from spacy.util import load_config
 
 from spacy_deid.transfer import finetune_config
 from test_project import run_step  # a workflow or a command
+from tiny_configs import tiny_config, write_tiny_config
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -25,7 +26,7 @@ def test_finetune_config_sources_every_component(name):
 
 
 def test_finetune_config_needs_a_block_per_component():
-    base = load_config(REPO / "configs" / "tiny_cpu.cfg", interpolate=False)
+    base = tiny_config("cpu")
     del base["components"]["ner"]
     with pytest.raises(ValueError, match="ner"):
         finetune_config(base, "x")
@@ -39,6 +40,7 @@ def test_transfer_workflows_end_to_end(tmp_path):
     project.mkdir()
     shutil.copy(REPO / "project.yml", project / "project.yml")
     shutil.copytree(REPO / "configs", project / "configs")
+    write_tiny_config("cpu", project / "configs")
     shutil.copytree(REPO / "spacy_deid", project / "spacy_deid", ignore=shutil.ignore_patterns("__pycache__"))
     external = tmp_path / "external"
     subprocess.run(["spacy-deid", "synth", str(external), "--n", "3", "--seed", "7", "--templates", "B",

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ..surrogates import lists
+from ..surrogates.formats import match_case
 from ..surrogates import Person
 
 FIRST, MIDDLE, LAST, SINGLE, INITIALS = "first", "middle", "last", "single", "initials"
@@ -198,7 +199,7 @@ class NameRegistry:
         out, position = [], 0
         for part in parts:
             out.append(text[position : part.start])
-            out.append(_match_case(self._surrogate_part(person, part, middle_name), part.text))
+            out.append(match_case(self._surrogate_part(person, part, middle_name), part.text))
             position = part.end
         out.append(text[position:])
         return "".join(out)
@@ -249,14 +250,6 @@ def _first_names() -> frozenset:
             for name in lists.words(filename)
         )
     return _FIRST_NAMES
-
-
-def _match_case(value: str, like: str) -> str:
-    if len(like) > 1 and like.isupper():
-        return value.upper()
-    if like.islower():
-        return value.lower()
-    return value
 
 
 def real_name_words(text: str) -> Tuple[str, ...]:

@@ -22,31 +22,14 @@ from spacy.util import registry
 from .. import labels
 from ..extensions import install_extensions
 from ..surrogates import Person, SurrogateGenerator
+from ..surrogates.formats import match_case
 from . import dates, names
 from . import operators as ops
 from .mapping import NUMBERS, DeidMapping, PatientState
 
-# Subtypes whose surrogate keeps the character shape of the original
-# (digits for digits, letters for letters), so one value written two ways
-# ("617-555-0112", "6175550112") keeps one surrogate in both shapes.
-SHAPED = frozenset(
-    {
-        labels.PHONE,
-        labels.FAX,
-        labels.ZIP,
-        labels.SSN,
-        labels.MEDICALRECORD,
-        labels.HEALTHPLAN,
-        labels.ACCOUNT,
-        labels.LICENSE,
-        labels.VEHICLE,
-        labels.DEVICE,
-        labels.BIOID,
-        labels.IDNUM,
-        labels.IPADDR,
-        labels.ROOM,
-    }
-)
+# Subtypes whose surrogate keeps the character shape of the original (the one
+# set, in spacy_deid.labels).
+SHAPED = labels.SHAPED_SUBTYPES
 NAME_SUBTYPES = frozenset({labels.PATIENT, labels.DOCTOR})
 # Draws before a surrogate that collides with a real value is accepted anyway.
 MAX_DRAWS = 25
@@ -96,14 +79,6 @@ def _project(alnum: str, like: str) -> Optional[str]:
         else:
             out.append(char)
     return "".join(out) if next(chars, None) is None else None
-
-
-def _match_case(value: str, like: str) -> str:
-    if len(like) > 1 and like.isupper():
-        return value.upper()
-    if like.islower() and not value.islower():
-        return value.lower()
-    return value
 
 
 class Deidentifier:
@@ -341,7 +316,7 @@ class _DocContext:
             projected = _project(value, stripped)
             value = projected if projected is not None else value
         else:
-            value = _match_case(value, stripped)
+            value = match_case(value, stripped)
         return lead + value + trail
 
     def _draw(self, label: str, like: str, key: str, table: str) -> str:

@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import regex
-import srsly
 from spacy.util import registry
 
 from .. import labels
-from .regex_fragments import DATA_DIR, FragmentError, expand
+from ..data_files import DATA_DIR, read_jsonl
+from .regex_fragments import FragmentError, expand
 
 PATTERN_FILES_GLOB = "phi_patterns_*.jsonl"
 PHI_GROUP = "phi"
@@ -102,15 +102,21 @@ def compile_pattern(pattern: PatternDict, order: int) -> Tuple[PatternDict, Comp
 
 
 def read_pattern_files(paths: Iterable[Path]) -> List[PatternDict]:
-    """Patterns from JSONL files, in file order; errors name the file and line."""
+    """Patterns from JSONL files, in file order; errors name the file and line.
+
+    Each pattern is checked fully (regex compiled) when a component adds it;
+    here only its shape, so that the message can name the line.
+    """
     patterns: List[PatternDict] = []
     for path in paths:
-        try:
-            rows = list(srsly.read_jsonl(path))
-        except ValueError as err:
-            raise PatternError(f"{path}: not valid JSONL ({err})") from None
-        patterns.extend(rows)
+        patterns.extend(read_jsonl(path, _an_object, what="PHI pattern", error=PatternError))
     return patterns
+
+
+def _an_object(entry: Any) -> PatternDict:
+    if not isinstance(entry, dict):
+        raise PatternError(f"expected an object, got {type(entry).__name__}")
+    return entry
 
 
 def pattern_files(path: Optional[Union[str, Path]] = None) -> List[Path]:

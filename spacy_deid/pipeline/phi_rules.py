@@ -16,21 +16,44 @@ group those patterns simply find nothing.
 Overlapping hits are resolved deterministically: the longest span (in
 characters) wins, then the earliest, then the higher pattern priority, then
 the pattern that comes first.
+
+`score()` measures the rule hits on their own (as spaCy's `SpanRuler` scores
+its spans key): P/R/F of `doc.spans[spans_key]` against the reference
+entities, reported as `spans_<spans_key>_p/r/f/per_type` by `nlp.evaluate`.
 """
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import srsly
 from spacy.language import Language
-from spacy.scorer import get_ner_prf
+from spacy.pipeline import Pipe
+from spacy.pipeline.ner import ner_score
+from spacy.scorer import Scorer
 from spacy.tokens import Doc, Span
 from spacy.training import Example
-from spacy.util import SimpleFrozenList, ensure_path, from_disk, registry, to_disk
+from spacy.util import (
+    SimpleFrozenList,
+    ensure_path,
+    from_bytes,
+    from_disk,
+    registry,
+    to_bytes,
+    to_disk,
+)
 
-from .phi_patterns import CompiledPattern, PatternDict, PatternError, compile_pattern, default_patterns
+from ..data_files import warn_no_data
+from ..extensions import ATTRIBUTES_KEY, RULES_KEY
+from .phi_patterns import (
+    CompiledPattern,
+    PatternDict,
+    PatternError,
+    compile_pattern,
+    default_patterns,
+    read_pattern_files,
+)
 
-DEFAULT_SPANS_KEY = "phi_rules"
-DEFAULT_ATTRIBUTES_KEY = "attributes"
+DEFAULT_SPANS_KEY = RULES_KEY
+DEFAULT_ATTRIBUTES_KEY = ATTRIBUTES_KEY
 ALIGNMENT_MODES = ("strict", "contract", "expand")
 _CFG_VERSION = 1
 
@@ -40,26 +63,63 @@ _Candidate = Tuple[Span, int, int]
 
 @registry.scorers("spacy-deid.PhiRulesScorer.v1")
 def make_phi_rules_scorer() -> Callable[..., Dict[str, Any]]:
-    """Score the rules' `doc.ents` (rules-only pipelines with set_ents=True)."""
-    return score_phi_rules
+    """Entity P/R/F of the final `doc.ents`: spaCy's own NER scorer.
+
+    Kept for configs that name it; it does not see the rule hits (use v2).
+    """
+    return ner_score
 
 
-def score_phi_rules(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
-    return get_ner_prf(examples)
+@registry.scorers("spacy-deid.PhiRulesScorer.v2")
+def make_phi_rules_spans_scorer() -> Callable[..., Dict[str, Any]]:
+    """P/R/F of the rule hits (the component's `spans_key` group) against the reference entities."""
+    return score_rule_spans
+
+
+def score_rule_spans(
+    examples: Iterable[Example], *, spans_key: str = DEFAULT_SPANS_KEY, **kwargs: Any
+) -> Dict[str, Any]:
+    """spaCy's `Scorer.score_spans` over the rule hits, keys `spans_<spans_key>_*`.
+
+    The predicted side is the span group; the reference side is its entities
+    (gold corpora have no rule span group). Reference docs without entity
+    annotation are skipped.
+    """
+
+    def rule_hits_or_gold_entities(doc: Doc, attr: str) -> Iterable[Span]:
+        return doc.spans[spans_key] if spans_key in doc.spans else doc.ents
+
+    kwargs = {key: value for key, value in kwargs.items() if key in ("labeled", "allow_overlap")}
+    return Scorer.score_spans(
+        examples,
+        f"spans_{spans_key}",
+        getter=rule_hits_or_gold_entities,
+        has_annotation=lambda doc: doc.has_annotation("ENT_IOB"),
+        **kwargs,
+    )
 
 
 @Language.factory(
     "deid_phi_rules",
+    # The attribute-limited patterns search the values found by deid_sections
+    # (doc.spans["attributes"]); its token attribute stands for that group,
+    # as analyze_pipes cannot name a span group key.
+    requires=["token._.attribute_name"],
     assigns=["doc.spans", "doc.ents"],
-    requires=["token.text"],
     default_config={
         "spans_key": DEFAULT_SPANS_KEY,
         "attributes_key": DEFAULT_ATTRIBUTES_KEY,
         "alignment_mode": "expand",
         "set_ents": False,
-        "scorer": {"@scorers": "spacy-deid.PhiRulesScorer.v1"},
+        "scorer": {"@scorers": "spacy-deid.PhiRulesScorer.v2"},
     },
-    default_score_weights={"ents_f": 1.0, "ents_p": 0.0, "ents_r": 0.0, "ents_per_type": None},
+    # Shown in the training table, never weighted: the rules do not train.
+    default_score_weights={
+        f"spans_{DEFAULT_SPANS_KEY}_f": 0.0,
+        f"spans_{DEFAULT_SPANS_KEY}_p": 0.0,
+        f"spans_{DEFAULT_SPANS_KEY}_r": 0.0,
+        f"spans_{DEFAULT_SPANS_KEY}_per_type": None,
+    },
 )
 def make_phi_rules(
     nlp: Language,
@@ -82,7 +142,7 @@ def make_phi_rules(
     )
 
 
-class PhiRules:
+class PhiRules(Pipe):
     """Find PHI with regexes; write the hits to a span group (and optionally doc.ents).
 
     alignment_mode: how a character hit becomes a token span. "expand" (the
@@ -103,7 +163,7 @@ class PhiRules:
         attributes_key: str = DEFAULT_ATTRIBUTES_KEY,
         alignment_mode: str = "expand",
         set_ents: bool = False,
-        scorer: Optional[Callable] = score_phi_rules,
+        scorer: Optional[Callable] = score_rule_spans,
     ) -> None:
         if alignment_mode not in ALIGNMENT_MODES:
             raise ValueError(
@@ -164,21 +224,18 @@ class PhiRules:
         `@misc = "spacy-deid.PhiPatterns.v1"`; None loads the package's own
         patterns, an empty list leaves the component without patterns.
         """
-        self.clear()
-        self.add_patterns(default_patterns() if patterns is None else patterns)
+        self._set_patterns(default_patterns() if patterns is None else patterns)
 
     # --- matching -------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
+        if not self._compiled:
+            warn_no_data(self.name, "patterns")
         spans = self.find(doc)
         doc.spans[self.spans_key] = spans
         if self.set_ents:
             kept = [e for e in doc.ents if not any(_overlaps(e, s) for s in spans)]
             doc.ents = sorted(kept + spans, key=lambda s: s.start)
         return doc
-
-    def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
-        for doc in stream:
-            yield self(doc)
 
     def find(self, doc: Doc) -> List[Span]:
         """The resolved, non-overlapping hits in document order."""
@@ -207,6 +264,12 @@ class PhiRules:
                             candidates.append((span, pattern.priority, pattern.order))
         return candidates
 
+    def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
+        """The scorer's measures of this component's own span group (`spans_key`)."""
+        if self.scorer is None:
+            return {}
+        return self.scorer(examples, **{"spans_key": self.spans_key, **kwargs})
+
     def _attribute_values(self, doc: Doc) -> Dict[str, List[Tuple[int, int]]]:
         if self.attributes_key not in doc.spans:
             return {}
@@ -216,31 +279,41 @@ class PhiRules:
         return values
 
     # --- serialization --------------------------------------------------------
+    # "cfg" (a format version) and "patterns" (JSONL on disk); either can be
+    # excluded, and an excluded part keeps what the component has.
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
-        return srsly.msgpack_dumps({"cfg": self._cfg(), "patterns": self._patterns})
+        serializers = {
+            "cfg": lambda: srsly.json_dumps(self._cfg()),
+            "patterns": lambda: srsly.json_dumps(self._patterns),
+        }
+        return to_bytes(serializers, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()) -> "PhiRules":
-        data = srsly.msgpack_loads(bytes_data)
-        self._check_cfg(data.get("cfg", {}))
-        self.clear()
-        self.add_patterns(data.get("patterns", []))
+        deserializers = {
+            "cfg": lambda b: self._check_cfg(srsly.json_loads(b)),
+            "patterns": lambda b: self._set_patterns(srsly.json_loads(b)),
+        }
+        from_bytes(bytes_data, deserializers, exclude)
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
         serializers = {
             "cfg": lambda p: srsly.write_json(p, self._cfg()),
-            "patterns": lambda p: srsly.write_jsonl(p.with_suffix(".jsonl"), self._patterns),
+            "patterns.jsonl": lambda p: srsly.write_jsonl(p, self._patterns),
         }
         to_disk(ensure_path(path), serializers, exclude)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()) -> "PhiRules":
-        self.clear()
         deserializers = {
             "cfg": lambda p: self._check_cfg(srsly.read_json(p)) if p.exists() else None,
-            "patterns": lambda p: self.add_patterns(srsly.read_jsonl(p.with_suffix(".jsonl"))),
+            "patterns.jsonl": lambda p: self._set_patterns(read_pattern_files([p])),
         }
         from_disk(ensure_path(path), deserializers, exclude)
         return self
+
+    def _set_patterns(self, patterns: Iterable[PatternDict]) -> None:
+        self.clear()
+        self.add_patterns(patterns)
 
     def _cfg(self) -> Dict[str, Any]:
         return {"version": _CFG_VERSION, "n_patterns": len(self._patterns)}

@@ -36,8 +36,8 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.util import registry
 
 from .. import labels
+from ..data_files import DATA_DIR, read_jsonl
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_RULES_PATH = DATA_DIR / "reconciler_rules.jsonl"
 DEFAULT_LISTS_PATH = DATA_DIR / "reconciler_lists.json"
 
@@ -195,12 +195,35 @@ class RuleSet:
         return self._cue_cache[names]
 
 
+def _a_rule_object(entry: Any) -> Dict[str, Any]:
+    if not isinstance(entry, dict):
+        raise ReconcilerRuleError(f"a rule must be an object, not {type(entry).__name__}")
+    return entry
+
+
+def read_rule_lines(path: Path) -> List[Dict[str, Any]]:
+    """The rule objects of a rules JSONL file (checked against the lists by RuleSet)."""
+    if not Path(path).is_file():
+        raise ReconcilerRuleError(f"reconciler rules: file not found: {path}")
+    return read_jsonl(path, _a_rule_object, what="reconciler rules", error=ReconcilerRuleError)
+
+
+def read_lists(path: Path) -> Dict[str, List[str]]:
+    """The guard and cue lists of a lists JSON file (name -> strings)."""
+    if not Path(path).is_file():
+        raise ReconcilerRuleError(f"reconciler lists: file not found: {path}")
+    try:
+        lists = srsly.read_json(path)
+    except ValueError:
+        raise ReconcilerRuleError(f"{path}: not valid JSON") from None
+    if not isinstance(lists, dict):
+        raise ReconcilerRuleError(f"{path}: expected an object of named lists")
+    return lists
+
+
 def read_rules(rules_path: Path, lists_path: Path) -> Dict[str, Any]:
     """Read a rules JSONL and a lists JSON file into the loader's dict."""
-    for path in (rules_path, lists_path):
-        if not Path(path).is_file():
-            raise ReconcilerRuleError(f"reconciler rules: file not found: {path}")
-    data = {"rules": list(srsly.read_jsonl(rules_path)), "lists": srsly.read_json(lists_path)}
+    data = {"rules": read_rule_lines(rules_path), "lists": read_lists(lists_path)}
     RuleSet.from_data(data, source=str(rules_path))  # fail early, naming the file
     return data
 

@@ -24,18 +24,14 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Union
 import srsly
 from spacy.language import Language
 from spacy.pipeline import Pipe
-from spacy.scorer import get_ner_prf
+from spacy.pipeline.ner import ner_score
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
-from spacy.util import ensure_path, registry
+from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
 
-from ..extensions import PROVENANCE_KEY, install_extensions
-from .reconcile_rules import (
-    DEFAULT_LISTS_PATH,
-    DEFAULT_RULES_PATH,
-    RuleSet,
-    read_rules,
-)
+from ..data_files import warn_no_data
+from ..extensions import ATTRIBUTES_KEY, DROPPED_KEY, PROVENANCE_KEY, RULES_KEY, install_extensions
+from .reconcile_rules import RuleSet, make_reconciler_rules, read_lists, read_rule_lines
 from .reconcile_completion import complete_mentions
 from .reconcile_steps import (
     NER_SOURCE,
@@ -49,25 +45,21 @@ from .reconcile_steps import (
     token_attributes,
 )
 
-DEFAULT_RULES_KEY = "phi_rules"
-DEFAULT_ATTRIBUTES_KEY = "attributes"
-# Mentions an input had that the reconciler removed, with provenance in `id_`
-# ("ner|merge:under_rule", "ner|correct:state_us_only"): why a span is *not* there.
-DROPPED_KEY = "phi_dropped"
+DEFAULT_RULES_KEY = RULES_KEY
+DEFAULT_ATTRIBUTES_KEY = ATTRIBUTES_KEY
 
 
 @registry.scorers("spacy-deid.ReconcilerScorer.v1")
 def make_reconciler_scorer() -> Callable[..., Dict[str, Any]]:
-    """Entity P/R/F of the final `doc.ents` (spaCy's NER measures)."""
-    return score_reconciler
-
-
-def score_reconciler(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
-    return get_ner_prf(examples)
+    """Entity P/R/F of the final `doc.ents`: spaCy's own NER scorer."""
+    return ner_score
 
 
 @Language.factory(
     "deid_reconciler",
+    # The rule hits (doc.spans), the NER's entities and the attribute values
+    # of deid_sections (its token attribute stands for that span group).
+    requires=["doc.spans", "doc.ents", "token._.attribute_name"],
     assigns=["doc.ents", "doc.spans"],
     default_config={
         "rules_key": DEFAULT_RULES_KEY,
@@ -142,7 +134,7 @@ class Reconciler(Pipe):
         complete: bool = True,
         min_count: int = 2,
         propagation_min_length: int = 3,
-        scorer: Optional[Callable] = score_reconciler,
+        scorer: Optional[Callable] = ner_score,
     ) -> None:
         install_extensions()
         self.nlp = nlp
@@ -159,11 +151,8 @@ class Reconciler(Pipe):
         self.min_count = min_count
         self.propagation_min_length = propagation_min_length
         self.scorer = scorer
-        # Until `initialize` or `from_disk` says otherwise, the packaged rules:
-        # a reconciler without guard lists would propagate stop words.
-        self.ruleset = RuleSet.from_data(
-            read_rules(DEFAULT_RULES_PATH, DEFAULT_LISTS_PATH), source="packaged rules"
-        )
+        # Rules and lists arrive through `initialize` or `from_disk`.
+        self.ruleset: Optional[RuleSet] = None
 
     # --- running ----------------------------------------------------------
 
@@ -175,22 +164,35 @@ class Reconciler(Pipe):
             mentions = merge_mentions(rule_mentions, ner_mentions, dropped)
         else:
             mentions = resolve_overlaps(ner_mentions, dropped)
+        ruleset = self.ruleset
+        if ruleset is None:
+            # Without the guard lists, propagation would spread stop words:
+            # only the merge runs.
+            warn_no_data(self.name, "rules and lists", "only merges rule and NER mentions")
+        else:
+            mentions = self._apply_rules(doc, mentions, ruleset, dropped)
+        self._write(doc, sorted(mentions, key=lambda m: m.start), dropped)
+        return doc
+
+    def _apply_rules(
+        self, doc: Doc, mentions: List[Mention], ruleset: RuleSet, dropped: List[Mention]
+    ) -> List[Mention]:
+        """Steps 2-4: correct, complete, reconcile, propagate (each as configured)."""
         attrs = token_attributes(doc, self.attributes_key) if (self.correct or self.reconcile) else []
         if self.correct:
-            mentions = correct_mentions(doc, mentions, self.ruleset, attrs, dropped)
+            mentions = correct_mentions(doc, mentions, ruleset, attrs, dropped)
         if self.complete:
-            mentions = complete_mentions(doc, mentions, self.ruleset)
+            mentions = complete_mentions(doc, mentions, ruleset)
         if self.reconcile:
             reconcile_mentions(
-                doc, mentions, self.ruleset, attrs,
+                doc, mentions, ruleset, attrs,
                 min_count=self.min_count, partial_names=self.partial_names,
             )
         if self.propagate:
             mentions = mentions + propagate_mentions(
-                doc, mentions, self.ruleset, min_length=self.propagation_min_length
+                doc, mentions, ruleset, min_length=self.propagation_min_length
             )
-        self._write(doc, sorted(mentions, key=lambda m: m.start), dropped)
-        return doc
+        return mentions
 
     def _collect_rules(self, doc: Doc) -> List[Mention]:
         if not self.rules_key or self.rules_key not in doc.spans:
@@ -234,30 +236,59 @@ class Reconciler(Pipe):
         rules: Optional[Dict[str, Any]] = None,
     ) -> None:
         """Replace the rules and lists: `rules` is the dict of the loader
-        `spacy-deid.ReconcilerRules.v1`; None means the packaged rules."""
+        `spacy-deid.ReconcilerRules.v1`; None loads the packaged rules through it."""
         if rules is None:
-            rules = read_rules(DEFAULT_RULES_PATH, DEFAULT_LISTS_PATH)
+            rules = make_reconciler_rules()
         self.ruleset = RuleSet.from_data(rules, source=f"initialize rules of {self.name!r}")
 
     @property
     def rule_ids(self) -> List[str]:
-        return [r.id for r in self.ruleset.rules]
+        return [r.id for r in self.ruleset.rules] if self.ruleset is not None else []
+
+    # --- serialization -------------------------------------------------------
+    # "rules" (JSONL on disk) and "lists" (a JSON object: name -> strings);
+    # rules name lists, so both are read before the rule set is built.
+    # An excluded part keeps what the component has.
+    def _data(self) -> Dict[str, Any]:
+        return self.ruleset.to_data() if self.ruleset is not None else {"rules": [], "lists": {}}
+
+    def _set_data(self, data: Dict[str, Any], source: str) -> None:
+        if data["rules"] or data["lists"]:
+            self.ruleset = RuleSet.from_data(data, source=source)
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        return srsly.msgpack_dumps(self.ruleset.to_data())
+        data = self._data()
+        serializers = {
+            "rules": lambda: srsly.json_dumps(data["rules"]),
+            "lists": lambda: srsly.json_dumps(data["lists"]),
+        }
+        return to_bytes(serializers, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "Reconciler":
-        self.ruleset = RuleSet.from_data(srsly.msgpack_loads(bytes_data), source=f"bytes of {self.name!r}")
+        data = self._data()
+        deserializers = {
+            "rules": lambda b: data.update(rules=srsly.json_loads(b)),
+            "lists": lambda b: data.update(lists=srsly.json_loads(b)),
+        }
+        from_bytes(bytes_data, deserializers, exclude)
+        self._set_data(data, source=f"bytes of {self.name!r}")
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        data = self.ruleset.to_data()
-        srsly.write_jsonl(path / "rules.jsonl", data["rules"])
-        srsly.write_json(path / "lists.json", data["lists"])
+        data = self._data()
+        serializers = {
+            "rules.jsonl": lambda p: srsly.write_jsonl(p, data["rules"]),
+            "lists.json": lambda p: srsly.write_json(p, data["lists"]),
+        }
+        to_disk(ensure_path(path), serializers, exclude)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "Reconciler":
         path = ensure_path(path)
-        self.ruleset = RuleSet.from_data(read_rules(path / "rules.jsonl", path / "lists.json"), source=str(path))
+        data = self._data()
+        deserializers = {
+            "rules.jsonl": lambda p: data.update(rules=read_rule_lines(p)),
+            "lists.json": lambda p: data.update(lists=read_lists(p)),
+        }
+        from_disk(path, deserializers, exclude)
+        self._set_data(data, source=str(path))
         return self

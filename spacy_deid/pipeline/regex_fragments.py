@@ -7,16 +7,16 @@ collide with regex quantifiers such as `\\d{3}` or `{1,2}`. The patterns are
 compiled with the `regex` package (variable-width lookbehind, scoped flags).
 
 Each fragment says in a comment why it looks the way it does. Dictionaries
-(state names) are package data, read here with `Path(__file__)`.
+(state names, holidays) are package data.
 """
 from functools import lru_cache
-from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Tuple
 
 import regex
 import srsly
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+from ..data_files import DATA_DIR
+from ..surrogates import formats, lists
 STATES_FILE = DATA_DIR / "phi_us_states.jsonl"
 
 _REFERENCE = regex.compile(r"\{([A-Z][A-Z0-9_]*)\}")
@@ -40,25 +40,13 @@ def us_states() -> Tuple[Tuple[str, str], ...]:
 
 
 # --- words -------------------------------------------------------------------
-MONTHS_FULL = (
-    "January", "February", "March", "April", "May", "June", "July",
-    "August", "September", "October", "November", "December",
-)
-MONTHS_ABBR = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
-WEEKDAYS_FULL = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-WEEKDAYS_ABBR = ("Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri", "Sat", "Sun")
-HOLIDAYS = (
-    "Christmas Eve", "Christmas Day", "Christmas", "Xmas", "Thanksgiving Day", "Thanksgiving",
-    "Easter Sunday", "Easter", "Good Friday", "Ash Wednesday", "Halloween",
-    "New Year's Eve", "New Year's Day", "New Year's", "New Years Eve", "New Years Day",
-    "Independence Day", "Fourth of July", "4th of July", "Memorial Day", "Labor Day",
-    "Columbus Day", "Indigenous Peoples' Day", "Veterans Day", "Veterans' Day",
-    "Valentine's Day", "Mother's Day", "Father's Day", "Martin Luther King Day",
-    "Martin Luther King Jr. Day", "MLK Day", "Presidents' Day", "Presidents Day",
-    "Juneteenth", "Hanukkah", "Chanukah", "Passover", "Rosh Hashanah", "Yom Kippur",
-    "Ramadan", "Eid al-Fitr", "Eid al-Adha", "Eid", "Diwali", "Kwanzaa", "Lunar New Year",
-    "Chinese New Year", "St. Patrick's Day", "Saint Patrick's Day", "Cinco de Mayo",
-)
+# Month, weekday and holiday names are kept once (surrogates.formats, the
+# holidays list); the abbreviations add the spellings notes use.
+MONTHS_FULL = tuple(formats.MONTHS)
+MONTHS_ABBR = tuple(m[:3] for m in MONTHS_FULL if m != "May") + ("Sept",)
+WEEKDAYS_FULL = tuple(formats.WEEKDAYS)
+WEEKDAYS_ABBR = tuple(d[:3] for d in WEEKDAYS_FULL) + ("Tues", "Thur", "Thurs")
+HOLIDAYS = lists.words("holidays.txt")
 NUMBER_WORDS_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 NUMBER_WORDS_TEENS = (
     "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",

@@ -31,12 +31,13 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set,
 import srsly
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
+from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span, Token
-from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
+from spacy.util import ensure_path, filter_spans, from_bytes, from_disk, registry, to_bytes, to_disk
 
-from ..extensions import install_extensions
+from ..data_files import DATA_DIR, read_jsonl, warn_no_data
+from ..extensions import ATTRIBUTE_NAMES_KEY, ATTRIBUTES_KEY, SECTIONS_KEY, install_extensions
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 DEFAULT_SECTIONS_PATH = DATA_DIR / "section_headers.jsonl"
 DEFAULT_ATTRIBUTES_PATH = DATA_DIR / "attribute_names.jsonl"
 
@@ -57,16 +58,7 @@ _TRAILING_PUNCT = {".", ",", ";", "|", ":"}
 
 def read_entries(path: Union[str, Path], kind: str) -> List[Dict[str, Any]]:
     """Read and check a JSONL dictionary of section headers or attribute names."""
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"{kind} dictionary not found: {path}")
-    entries = []
-    for line_no, entry in enumerate(srsly.read_jsonl(path), start=1):
-        try:
-            entries.append(validate_entry(entry, kind))
-        except ValueError as err:
-            raise ValueError(f"{path}, line {line_no}: {err}") from None
-    return entries
+    return read_jsonl(path, lambda entry: validate_entry(entry, kind), what=f"{kind} dictionary")
 
 
 def validate_entry(entry: Any, kind: str) -> Dict[str, Any]:
@@ -102,11 +94,12 @@ def load_attribute_names(path: Optional[Path] = None) -> List[Dict[str, Any]]:
 
 @Language.factory(
     "deid_sections",
+    requires=[],
     assigns=["doc.spans", "token._.section_name", "token._.attribute_name"],
     default_config={
-        "sections_key": "sections",
-        "attributes_key": "attributes",
-        "attribute_names_key": "attribute_names",
+        "sections_key": SECTIONS_KEY,
+        "attributes_key": ATTRIBUTES_KEY,
+        "attribute_names_key": ATTRIBUTE_NAMES_KEY,
     },
     default_score_weights={},
 )
@@ -127,17 +120,21 @@ def make_section_detector(
     )
 
 
-class SectionDetector:
-    """Dictionary-based section-header and attribute-value detector."""
+class SectionDetector(Pipe):
+    """Dictionary-based section-header and attribute-value detector.
+
+    The dictionaries arrive through `initialize` (or `from_disk`); until then
+    the detector warns and finds nothing.
+    """
 
     def __init__(
         self,
         nlp: Language,
         name: str = "deid_sections",
         *,
-        sections_key: str = "sections",
-        attributes_key: str = "attributes",
-        attribute_names_key: str = "attribute_names",
+        sections_key: str = SECTIONS_KEY,
+        attributes_key: str = ATTRIBUTES_KEY,
+        attribute_names_key: str = ATTRIBUTE_NAMES_KEY,
     ) -> None:
         install_extensions()
         self.nlp = nlp
@@ -201,6 +198,8 @@ class SectionDetector:
 
     # --- detection ---------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
+        if not self._entry_by_key:
+            warn_no_data(self.name, "section or attribute dictionaries")
         headers, names = self._find_headers_and_names(doc)
         starts = sorted({span.start for span in headers} | {span.start for span in names})
         values = [self._value_span(doc, name, starts) for name in names]
@@ -209,10 +208,6 @@ class SectionDetector:
         doc.spans[self.cfg["attributes_key"]] = [v for v in values if v is not None]
         self._set_token_extensions(doc, headers, doc.spans[self.cfg["attributes_key"]])
         return doc
-
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterable[Doc]:
-        for doc in stream:
-            yield self(doc)
 
     def _find_headers_and_names(self, doc: Doc) -> Tuple[List[Span], List[Span]]:
         candidates: List[Tuple[str, Span]] = []
@@ -224,16 +219,11 @@ class SectionDetector:
             elif kind == ATTRIBUTE and _is_attribute_name(doc, start, end):
                 candidates.append((ATTRIBUTE, span))
         # Longest match first, then earliest; no two results share a token.
-        candidates.sort(key=lambda c: (-(c[1].end - c[1].start), c[1].start))
-        taken: Set[int] = set()
-        headers: List[Span] = []
-        names: List[Span] = []
-        for kind, span in candidates:
-            if any(i in taken for i in range(span.start, span.end)):
-                continue
-            taken.update(range(span.start, span.end))
-            (headers if kind == SECTION else names).append(span)
-        return sorted(headers), sorted(names)
+        kind_of = {id(span): kind for kind, span in candidates}
+        kept = filter_spans([span for _, span in candidates])
+        headers = [span for span in kept if kind_of[id(span)] == SECTION]
+        names = [span for span in kept if kind_of[id(span)] == ATTRIBUTE]
+        return headers, names
 
     def _value_span(self, doc: Doc, name: Span, starts: Sequence[int]) -> Optional[Span]:
         """The value of an attribute: after its separator to the line's end or next field."""
@@ -277,14 +267,14 @@ class SectionDetector:
     def from_bytes(
         self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()
     ) -> "SectionDetector":
-        data: Dict[str, Any] = {}
+        data: Dict[str, Any] = {"sections": self._sections, "attributes": self._attributes}
         deserializers = {
             "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
             "sections": lambda b: data.__setitem__("sections", srsly.json_loads(b)),
             "attributes": lambda b: data.__setitem__("attributes", srsly.json_loads(b)),
         }
         from_bytes(bytes_data, deserializers, exclude)
-        self.set_dictionaries(data.get("sections", []), data.get("attributes", []))
+        self.set_dictionaries(data["sections"], data["attributes"])
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
@@ -300,7 +290,7 @@ class SectionDetector:
         self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
     ) -> "SectionDetector":
         path = ensure_path(path)
-        data: Dict[str, Any] = {}
+        data: Dict[str, Any] = {"sections": self._sections, "attributes": self._attributes}
         deserializers = {
             "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
             "sections.jsonl": lambda p: data.__setitem__("sections", read_entries(p, SECTION)),
@@ -309,7 +299,7 @@ class SectionDetector:
             ),
         }
         from_disk(path, deserializers, exclude)
-        self.set_dictionaries(data.get("sections", []), data.get("attributes", []))
+        self.set_dictionaries(data["sections"], data["attributes"])
         return self
 
 

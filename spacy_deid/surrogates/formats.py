@@ -16,6 +16,17 @@ WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
 SEASONS = ("winter", "spring", "summer", "fall", "autumn")
 
 
+def match_case(value: str, like: str) -> str:
+    """`value` in the case of `like`: CAPS for a word in capitals ("SMITH"),
+    lower for lower case; otherwise as it is. A single capital ("J") says
+    nothing about the case of a longer value."""
+    if len(like) > 1 and like.isupper():
+        return value.upper()
+    if like.islower():
+        return value.lower()
+    return value
+
+
 def _ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         return f"{n}th"

@@ -457,7 +457,7 @@ class SurrogateGenerator:
 
     # --- format-aware replacement ---------------------------------------------------
     def _like(self, subtype: str, like: str) -> str:
-        if subtype in _SHAPED:
+        if subtype in labels.SHAPED_SUBTYPES:
             return self.reshape(like)
         if subtype == labels.DATE:
             return self._date_like(like)
@@ -467,8 +467,8 @@ class SurrogateGenerator:
             return self._name_like(like)
         if subtype == labels.STATE and re.fullmatch(r"[A-Z]{2}", like.strip()):
             return self.state(abbreviation=True)
-        value = self._plain[subtype](self)
-        return _match_case(value, like)
+        value = _PLAIN[subtype](self)
+        return formats.match_case(value, like)
 
     def _date_like(self, like: str) -> str:
         fmt = formats.date_format_of(like)
@@ -477,7 +477,7 @@ class SurrogateGenerator:
             if any(h.lower() in like.lower() for h in holidays):
                 return self.choice(holidays)
             return self.reshape(like) if re.search(r"\d", like) else self.date()
-        return _match_case(self.date(fmt), like)
+        return formats.match_case(self.date(fmt), like)
 
     def _age_like(self, like: str) -> str:
         value = words_value = formats.words_to_number(like)
@@ -502,9 +502,7 @@ class SurrogateGenerator:
             value = f"{person.first} {person.last}"
         else:
             value = person.last
-        return _match_case(value, like)
-
-    _plain: Dict[str, Callable[["SurrogateGenerator"], str]] = {}
+        return formats.match_case(value, like)
 
 
 _ORGANIZATION_KINDS = (
@@ -522,22 +520,8 @@ def organization_kind(pattern: str) -> str:
     return "employer"
 
 
-def _match_case(value: str, like: str) -> str:
-    if like.isupper():
-        return value.upper()
-    if like.islower():
-        return value.lower()
-    return value
-
-
-# Subtypes whose surrogate keeps the exact character shape of the original.
-_SHAPED = frozenset({
-    labels.PHONE, labels.FAX, labels.ZIP, labels.SSN, labels.MEDICALRECORD, labels.HEALTHPLAN,
-    labels.ACCOUNT, labels.LICENSE, labels.VEHICLE, labels.DEVICE, labels.BIOID, labels.IDNUM,
-    labels.IPADDR, labels.ROOM,
-})
-
-SurrogateGenerator._plain = {
+# A value of each subtype without a model to imitate.
+_PLAIN: Dict[str, Callable[[SurrogateGenerator], str]] = {
     labels.PATIENT: lambda g: g.name(),
     labels.DOCTOR: lambda g: g.name(style=g.choice(("first_last", "last", "first_mi_last"))),
     labels.USERNAME: lambda g: g.username(),
@@ -569,4 +553,3 @@ SurrogateGenerator._plain = {
     labels.BIOID: lambda g: g.bioid(),
     labels.IDNUM: lambda g: g.idnum(),
 }
-assert set(SurrogateGenerator._plain) == set(labels.SUBTYPES)

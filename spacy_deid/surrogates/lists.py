@@ -12,10 +12,11 @@ seeded generator draws the same values on every machine.
 """
 import zlib
 from functools import lru_cache
-from pathlib import Path
 from typing import Dict, List, Tuple
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "surrogates"
+from ..data_files import DATA_DIR as PACKAGE_DATA_DIR
+
+DATA_DIR = PACKAGE_DATA_DIR / "surrogates"
 
 
 def _lines(name: str) -> List[str]:

@@ -1,0 +1,234 @@
+"""What the spacy-deid components promise spaCy: declared requires/assigns
+(so `nlp.analyze_pipes()` catches a wrong pipeline), scores of their own
+through `nlp.evaluate`, a warning when they run without data, one
+serialization style that honours `exclude`, and one JSONL reader with
+errors that name file and line but never the content."""
+import json
+import warnings
+
+import pytest
+import spacy
+from spacy.training import Example
+
+from spacy_deid import extensions
+from spacy_deid.data_files import DataFileError, NoDataWarning, read_jsonl
+from spacy_deid.tokenizer import blank_deid
+from tiny_configs import tiny_config
+
+# component -> (requires, assigns), as declared in its factory
+CONTRACTS = {
+    "deid_sections": ([], ["doc.spans", "token._.section_name", "token._.attribute_name"]),
+    "deid_phi_rules": (["token._.attribute_name"], ["doc.spans", "doc.ents"]),
+    "deid_reconciler": (["doc.spans", "doc.ents", "token._.attribute_name"], ["doc.ents", "doc.spans"]),
+}
+RULES_ONLY = ["deid_sections", "deid_phi_rules", "deid_reconciler"]
+
+
+def assemble(names, **configs):
+    nlp = blank_deid()
+    for name in names:
+        nlp.add_pipe(name, config=configs.get(name, {}))
+    return nlp
+
+
+@pytest.fixture(scope="module")
+def rules_nlp():
+    nlp = assemble(RULES_ONLY)
+    nlp.initialize()
+    return nlp
+
+
+# --- declared contracts -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config_name", ["cpu", "transformer"])
+def test_analyze_pipes_lists_what_each_component_requires_and_assigns(config_name):
+    if config_name == "transformer":
+        pytest.importorskip("spacy_transformers")
+    config = tiny_config(config_name, interpolate=True)
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True)  # built, not initialized
+    analysis = nlp.analyze_pipes(pretty=False)
+    for name, (requires, assigns) in CONTRACTS.items():
+        assert analysis["summary"][name]["requires"] == requires, name
+        assert analysis["summary"][name]["assigns"] == assigns, name
+    for name in nlp.pipe_names:  # every spacy-deid component says what it writes
+        if name.startswith("deid_"):
+            assert analysis["summary"][name]["assigns"], name
+    assert all(not problems for problems in analysis["problems"].values()), analysis["problems"]
+
+
+@pytest.mark.parametrize(
+    "names,problems",
+    [
+        (RULES_ONLY, {}),
+        # without the section detector: attribute patterns and rules have no input
+        (["deid_phi_rules", "deid_reconciler"],
+         {"deid_phi_rules": ["token._.attribute_name"], "deid_reconciler": ["token._.attribute_name"]}),
+        # the detector after the rule tagger is as good as absent for it
+        (["deid_phi_rules", "deid_sections", "deid_reconciler"], {"deid_phi_rules": ["token._.attribute_name"]}),
+        # the reconciler first: nothing has written entities or span groups yet
+        (["deid_reconciler", "deid_sections", "deid_phi_rules"],
+         {"deid_reconciler": ["doc.spans", "doc.ents", "token._.attribute_name"]}),
+    ],
+)
+def test_analyze_pipes_reports_missing_or_misplaced_components(names, problems):
+    nlp = assemble(names)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # spaCy warns about each problem too
+        found = nlp.analyze_pipes(pretty=False)["problems"]
+    assert {name: sorted(attrs) for name, attrs in found.items() if attrs} == {
+        name: sorted(attrs) for name, attrs in problems.items()
+    }
+
+
+def test_span_group_keys_are_the_shared_constants(rules_nlp):
+    sections = rules_nlp.get_pipe("deid_sections").cfg
+    assert (sections["sections_key"], sections["attributes_key"], sections["attribute_names_key"]) == (
+        extensions.SECTIONS_KEY, extensions.ATTRIBUTES_KEY, extensions.ATTRIBUTE_NAMES_KEY)
+    rules = rules_nlp.get_pipe("deid_phi_rules")
+    assert (rules.spans_key, rules.attributes_key) == (extensions.RULES_KEY, extensions.ATTRIBUTES_KEY)
+    reconciler = rules_nlp.get_pipe("deid_reconciler")
+    assert (reconciler.rules_key, reconciler.attributes_key) == (extensions.RULES_KEY, extensions.ATTRIBUTES_KEY)
+    doc = rules_nlp("MRN: 1234567\nPhone 617-555-0112")
+    assert {extensions.SECTIONS_KEY, extensions.ATTRIBUTES_KEY, extensions.RULES_KEY,
+            extensions.PROVENANCE_KEY, extensions.DROPPED_KEY} <= set(doc.spans)
+
+
+# --- scores -------------------------------------------------------------------------
+
+TEXT = "Phone 617-555-0112, seen 4/17/2094 by Dr. Quembly."
+# (substring, label) of the gold entities: the rules find the first two, not the name
+GOLD = [("617-555-0112", "PHONE"), ("4/17/2094", "DATE"), ("Quembly", "DOCTOR")]
+
+
+def examples(nlp, gold=GOLD, text=TEXT):
+    entities = [(text.index(s), text.index(s) + len(s), label) for s, label in gold]
+    return [Example.from_dict(nlp.make_doc(text), {"entities": entities})]
+
+
+def test_evaluate_returns_the_rule_taggers_own_scores(rules_nlp):
+    scores = rules_nlp.evaluate(examples(rules_nlp))
+    assert scores["spans_phi_rules_p"] == 1.0
+    assert scores["spans_phi_rules_r"] == pytest.approx(2 / 3)
+    per_type = scores["spans_phi_rules_per_type"]
+    assert per_type["PHONE"]["f"] == 1.0 and per_type["DATE"]["f"] == 1.0
+    assert per_type["DOCTOR"]["r"] == 0.0
+    assert "ents_f" in scores  # the reconciler scores the final entities
+
+
+def test_rule_scores_count_wrong_labels_and_extra_hits(rules_nlp):
+    gold = [("617-555-0112", "FAX")]  # the rules say PHONE, and find a DATE the gold lacks
+    scores = rules_nlp.get_pipe("deid_phi_rules").score(examples(rules_nlp, gold))
+    assert (scores["spans_phi_rules_p"], scores["spans_phi_rules_r"]) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    "scorer,spans_key,expected,absent",
+    [
+        ({"@scorers": "spacy-deid.PhiRulesScorer.v2"}, "phi_rules", "spans_phi_rules_f", "ents_f"),
+        ({"@scorers": "spacy-deid.PhiRulesScorer.v2"}, "regex_hits", "spans_regex_hits_f", "spans_phi_rules_f"),
+        # v1 (kept for old configs) measures doc.ents, which set_ents fills
+        ({"@scorers": "spacy-deid.PhiRulesScorer.v1"}, "phi_rules", "ents_f", "spans_phi_rules_f"),
+    ],
+)
+def test_the_scorer_block_decides_what_is_scored(scorer, spans_key, expected, absent):
+    nlp = assemble(["deid_sections", "deid_phi_rules"],
+                   deid_phi_rules={"scorer": scorer, "spans_key": spans_key, "set_ents": True})
+    nlp.initialize()
+    scores = nlp.evaluate(examples(nlp))
+    assert scores[expected] == pytest.approx(0.8)  # 2 of 2 found are right, 2 of 3 gold found
+    assert absent not in scores
+
+
+# --- no data: a warning, not silence --------------------------------------------------
+
+
+@pytest.mark.parametrize("name", RULES_ONLY)
+def test_a_component_without_data_warns(name):
+    nlp = assemble([name])
+    with pytest.warns(NoDataWarning, match=name):
+        nlp("MRN: 1234567")
+    nlp.initialize()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NoDataWarning)
+        nlp("MRN: 1234567")
+
+
+def test_reconciler_without_rules_still_merges():
+    nlp = assemble(["deid_phi_rules", "deid_reconciler"])
+    nlp.get_pipe("deid_phi_rules").initialize()
+    with pytest.warns(NoDataWarning, match="only merges"):
+        doc = nlp("Phone 617-555-0112")
+    assert [(e.text, e.label_) for e in doc.ents] == [("617-555-0112", "PHONE")]
+
+
+# --- serialization: one style, `exclude` honoured -------------------------------------
+
+# component -> (part that can be excluded, file it is saved in, how to read what is loaded)
+PARTS = {
+    "deid_sections": ("sections", "sections.jsonl", lambda c: c.sections),
+    "deid_phi_rules": ("patterns", "patterns.jsonl", lambda c: c.patterns),
+    "deid_reconciler": ("rules", "rules.jsonl", lambda c: c.rule_ids),
+}
+
+
+@pytest.mark.parametrize("name", RULES_ONLY)
+def test_to_disk_and_from_disk_honour_exclude(rules_nlp, name, tmp_path):
+    part, filename, loaded = PARTS[name]
+    component = rules_nlp.get_pipe(name)
+    component.to_disk(tmp_path / "all")
+    component.to_disk(tmp_path / "without", exclude=[part])
+    assert (tmp_path / "all" / filename).is_file()
+    assert not (tmp_path / "without" / filename).exists()
+
+    fresh = assemble([name]).get_pipe(name)
+    fresh.from_disk(tmp_path / "all")
+    assert loaded(fresh) == loaded(component) and loaded(fresh)
+    fresh.from_disk(tmp_path / "all", exclude=[part])  # an excluded part keeps what it has
+    assert loaded(fresh) == loaded(component)
+    again = assemble([name]).get_pipe(name).from_bytes(component.to_bytes())
+    assert loaded(again) == loaded(component)
+    kept = assemble([name]).get_pipe(name).from_bytes(component.to_bytes(exclude=[part]))
+    assert not loaded(kept)
+
+
+def test_saved_pipeline_loads_and_finds_the_same(rules_nlp, tmp_path):
+    rules_nlp.to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    text = "MRN: 1234567\nPhone 617-555-0112, seen 4/17/2094."
+    assert [(e.text, e.label_) for e in loaded(text).ents] == [(e.text, e.label_) for e in rules_nlp(text).ents]
+
+
+# --- the one JSONL reader ---------------------------------------------------------------
+
+
+def must_have_label(entry):
+    if "label" not in entry:
+        raise ValueError("'label' is missing")
+    return entry
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ('{"label": "a"}\n{"label": "secret text\n', "line 2: not valid JSON"),
+        ('{"label": "a"}\n\n{"pattern": "secret text"}\n', "line 3: 'label' is missing"),
+    ],
+)
+def test_read_jsonl_names_file_and_line_never_the_content(tmp_path, content, message):
+    path = tmp_path / "entries.jsonl"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(DataFileError) as err:
+        read_jsonl(path, must_have_label)
+    assert "entries.jsonl" in str(err.value) and message in str(err.value)
+    assert "secret" not in str(err.value)
+
+
+def test_read_jsonl_reads_blank_lines_bom_and_line_separators(tmp_path):
+    path = tmp_path / "entries.jsonl"
+    rows = [{"label": "a\u2028b"}, {"label": "c"}]
+    lines = [json.dumps(row, ensure_ascii=False) for row in rows]  # a raw U+2028 in the first
+    path.write_text("\ufeff" + lines[0] + "\n\n" + lines[1] + "\n", encoding="utf-8")
+    assert read_jsonl(path, must_have_label) == rows
+    with pytest.raises(FileNotFoundError, match="patterns file not found"):
+        read_jsonl(tmp_path / "missing.jsonl", what="patterns")
