@@ -386,7 +386,8 @@ def test_7_lone_surrogate_in_the_api_is_a_clear_error_or_kept(tmp_path, case, ca
 
 def _mapping_with(tmp_path, value):
     deid = Deidentifier("surrogate", seed="s")
-    deid.release(f"Call {value}123", [(5, 9, labels.PHONE)], "p")
+    text = f"Lives at 12 Main{value} Street"
+    deid.release(text, [(12, len(text), labels.STREET)], "p")
     deid.mapping.to_disk(tmp_path / "map.json")
     again = DeidMapping.from_disk(tmp_path / "map.json")
     assert again.to_dict() == deid.mapping.to_dict()

@@ -20,6 +20,7 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from .. import labels
+from ..corpus.note import without_edge_whitespace
 from ..extensions import install_extensions
 from ..surrogates import Person, SurrogateGenerator
 from ..surrogates.formats import match_case
@@ -162,10 +163,7 @@ class Deidentifier:
 
 def _without_edge_whitespace(text: str, spans: Iterable[Span3]) -> Iterator[Span3]:
     for start, end, label in spans:
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
+        start, end = without_edge_whitespace(text, start, end)
         if end > start:
             yield start, end, label
 
@@ -204,7 +202,10 @@ class _DocContext:
     def _rng(self, *parts: object) -> random.Random:
         # Seeded by the secret seed, the patient and the value: the same real
         # value gets the same surrogate in every run that shares the seed.
-        return random.Random("|".join(map(str, (self.deid.mapping.seed, self.patient) + parts)))
+        # Bytes, as random would encode the string, but a lone surrogate in the
+        # text (from JSON input) passes instead of raising UnicodeEncodeError.
+        key = "|".join(map(str, (self.deid.mapping.seed, self.patient) + parts))
+        return random.Random(key.encode("utf-8", "surrogatepass"))
 
     def _resolve_people(self, spans: Sequence[Span3]) -> None:
         """Full names before single words, so "Smith" finds "John Smith" in the same note."""
