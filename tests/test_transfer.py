@@ -1,5 +1,4 @@
 """Transfer learning: the fine-tune config, and both project workflows end to end."""
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -7,8 +6,8 @@ import pytest
 from spacy.util import load_config
 
 from spacy_deid.transfer import finetune_config
-from test_project import run_step  # a workflow or a command
-from tiny_configs import tiny_config, write_tiny_config
+from test_project import project_copy, run_step  # a workflow or a command
+from tiny_configs import tiny_config
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -36,12 +35,7 @@ def test_finetune_config_needs_a_block_per_component():
 def test_transfer_workflows_end_to_end(tmp_path):
     """Both strategies as one command each, tiny CPU config, generated notes
     standing in for the external and the target corpus."""
-    project = tmp_path / "project"
-    project.mkdir()
-    shutil.copy(REPO / "project.yml", project / "project.yml")
-    shutil.copytree(REPO / "configs", project / "configs")
-    write_tiny_config("cpu", project / "configs")
-    shutil.copytree(REPO / "spacy_deid", project / "spacy_deid", ignore=shutil.ignore_patterns("__pycache__"))
+    project = project_copy(tmp_path, "cpu")
     external = tmp_path / "external"
     subprocess.run(["spacy-deid", "synth", str(external), "--n", "3", "--seed", "7", "--templates", "B",
                     "--quiet"], check=True, capture_output=True)
