@@ -337,3 +337,24 @@ def test_deidentify_refuses_a_bad_operating_point(saved, tmp_path):
     assert result.exit_code == 1
     assert "operating point" in result.output
     assert "Brandolf" not in result.output
+
+
+def test_calibrate_in_place_and_evaluate_confidence(saved, tmp_path):
+    import shutil
+
+    notes = tmp_path / "heldout"
+    runner = CliRunner()
+    result = runner.invoke(app, ["synth", str(notes), "--n", "3", "--seed", "5", "--quiet"])
+    assert result.exit_code == 0, result.output
+    model = tmp_path / "model"
+    shutil.copytree(saved, model)
+    result = runner.invoke(app, ["calibrate", str(model), str(notes), str(model), "--map", str(tmp_path / "map.json")])
+    assert result.exit_code == 0, result.output
+    calibration = spacy.load(model).get_pipe("deid_confidence").calibration
+    assert calibration.is_fitted and {"ner", "rule"} <= set(calibration.classes)
+    report = tmp_path / "report"
+    result = runner.invoke(app, ["evaluate-confidence", str(model), str(notes), "--output", str(report)])
+    assert result.exit_code == 0, result.output
+    text = (report / "report.md").read_text(encoding="utf-8")
+    assert "## Confidence and operating points" in text and "| recall |" in text
+    assert (report / "pr_curve.png").exists() and (report / "reliability.png").exists()
