@@ -13,9 +13,8 @@ from functools import lru_cache
 from typing import Dict, Iterable, List, Mapping, Tuple
 
 import regex
-import srsly
 
-from ..data_files import DATA_DIR
+from ..data_files import DATA_DIR, read_jsonl
 from ..surrogates import formats, lists
 STATES_FILE = DATA_DIR / "phi_us_states.jsonl"
 
@@ -36,7 +35,7 @@ def _title_and_upper(words: Iterable[str]) -> List[str]:
 @lru_cache(maxsize=1)
 def us_states() -> Tuple[Tuple[str, str], ...]:
     """(name, postal abbreviation) pairs from package data."""
-    return tuple((row["name"], row["abbr"]) for row in srsly.read_jsonl(STATES_FILE))
+    return tuple((row["name"], row["abbr"]) for row in read_jsonl(STATES_FILE, what="US states"))
 
 
 # --- words -------------------------------------------------------------------
