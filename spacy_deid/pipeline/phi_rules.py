@@ -48,7 +48,7 @@ from .phi_patterns import (
     PatternDict,
     PatternError,
     compile_pattern,
-    default_patterns,
+    load_phi_patterns,
     read_pattern_files,
 )
 
@@ -224,7 +224,7 @@ class PhiRules(Pipe):
         `@misc = "spacy-deid.PhiPatterns.v1"`; None loads the package's own
         patterns, an empty list leaves the component without patterns.
         """
-        self._set_patterns(default_patterns() if patterns is None else patterns)
+        self._set_patterns(load_phi_patterns() if patterns is None else patterns)
 
     # --- matching -------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
