@@ -130,7 +130,7 @@ _FIELD_SOURCES = {
         ("[Marital status|Relationship status|Relationships]", "[single|married to {person} since {date:year}|divorced ({date:year})|long-term partner {person}|widowed]"),
         ("[Children|Kids]", "[none|{num:1-4}, ages {age:child} and {age:child}|son ({age:child})|daughter {person}, {age:child}]"),
         ("[Living situation|Lives with|Housing]", "[alone in {city:home}|with {his} {rel} in {city:home}|shelter|with roommates|with {his} {rel} {rel_name}]"),
-        ("[Military|Military history|Military service]", "[none|{org:military}, {date:year}-{date:year}|denies|{org:military}, deployed to {country}]"),
+        ("[Military|Military history|Military service]", "[none|{org:military}, {date:year} to {date:year}|denies|{org:military}, deployed to {country}]"),
         ("[Religion|Spirituality|Faith]", "[Catholic|none|Baptist|Jewish|Muslim|{org:church}|spiritual]"),
         ("[Legal|Legal history|Legal issues]", "[none|OUI {date:year}|on probation until {date:future}|pending charges]"),
         ("[Trauma|Trauma history|Abuse history]", "[denies|physical abuse by father|sexual abuse at age {age:event}|witnessed DV as a child]"),

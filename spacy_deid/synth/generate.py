@@ -11,6 +11,7 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterator, List, Optional, Tuple
 
 from ..corpus.note import Note
@@ -29,11 +30,31 @@ MIN_WORDS, MAX_WORDS = 300, 2500
 # A Titlecase word the tokenizer cuts from capitals or digits glued before it
 # ("HPIPatient", "39Sex"); "He", "Dr." and "O'Brien" stay glued, so they are not used.
 _TITLECASE_WORD = re.compile(r"[A-Z][a-z]{2,}")
-# PHI ending in a lone letter ("Bed C", "ZF91987P", "gunner's mate g") or an
-# abbreviation ("Acme Corp"): a period after it becomes part of the token ("C.",
-# "Corp.") as in an initial, so sentences ending on it get none.
-_PERIOD_JOINS_END = re.compile(
-    r"(?:^|[^A-Za-z])[A-Za-z]$|\b(?:Corp|Inc|Co|Ltd|Bros|Jr|Sr|St|Mt|Ft|Dept|Assn|Univ)$", re.I)
+# A sentence ending in a plain word and its period ("JMH.", "2003."): the tokenizer
+# cuts a period glued between it and a Titlecase word.
+_PLAIN_WORD_PERIOD = re.compile(r"(?:^|\s)[A-Za-z0-9]+\.$")
+# PHI ending in a lone letter ("Bed C", "ZF91987P", "gunner's mate g"): a period
+# after it becomes part of the token ("C."), as in an initial.
+_LONE_LETTER_END = re.compile(r"(?:^|[^A-Za-z])[A-Za-z]$")
+_LAST_WORD = re.compile(r"[A-Za-z]+$")
+
+
+@lru_cache(maxsize=1)
+def _abbreviations() -> frozenset:
+    """Words spaCy's English tokenizer keeps with a following period ("Corp", "Mo", "Jr")."""
+    from spacy.lang.en import English
+
+    return frozenset(text[:-1] for text in English.Defaults.tokenizer_exceptions
+                     if text.endswith(".") and text[:-1].isalpha())
+
+
+def period_joins(text: str) -> bool:
+    """Whether a period written after `text` would become part of its last token
+    ("Bed C.", "Acme Corp.", "Dr. Mo."), so a sentence ending on it gets none."""
+    if _LONE_LETTER_END.search(text):
+        return True
+    last = _LAST_WORD.search(text)
+    return bool(last) and last.group() in _abbreviations()
 
 
 def glue_splits(left: str, right: str) -> bool:
@@ -130,10 +151,10 @@ class _NoteWriter:
             text = segs[-1].text.rstrip()
             segs[-1] = Seg(text)
         if (len(segs) > 1 and segs[-1] == Seg(".") and segs[-2].label
-                and _PERIOD_JOINS_END.search(segs[-2].text)):
+                and period_joins(segs[-2].text)):
             segs.pop()
         if segs and not re.search(r"[.!?\"')\]]$", segs[-1].text):
-            if not (segs[-1].label and _PERIOD_JOINS_END.search(segs[-1].text)):
+            if not (segs[-1].label and period_joins(segs[-1].text)):
                 segs.append(Seg("."))
         return strip_segments(segs)
 
@@ -261,7 +282,9 @@ class _NoteWriter:
                 else:
                     joiner = " "
                     if (current[-1].text.endswith(".") and self.rng.random() < self.style.glue / 2
-                            and _TITLECASE_WORD.match(segs[0].text)):  # "aware.raquel" stays one token
+                            and _PLAIN_WORD_PERIOD.search("".join(s.text for s in current[-2:]))
+                            and _TITLECASE_WORD.match(segs[0].text)):
+                        # not "aware.raquel", "Kriso').His", "univ.com.Contact": one token each
                         joiner = ""  # "JMH.Does": no space after the period
                         self.ctx.phenomena["conjoined_after_period"] += 1
                     elif self.rng.random() < 0.08:
@@ -418,6 +441,8 @@ def _build_note(note_id: str, patient: Patient, visit: dt.date, rng: random.Rand
     writer = _NoteWriter(ctx, _draw_style(rng), half)
     if layout.upper:  # glued capitals ("DAKOTA.HIS", "BELLESAYS") are one token: no glue
         writer.style.glue = 0.0
+        if writer.style.header.endswith("glued_inline"):
+            writer.style.header = "upper_inline"
     for key, probability in layout.sections:
         if rng.random() < probability:
             writer.section(SECTIONS[key])

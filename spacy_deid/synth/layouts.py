@@ -221,7 +221,11 @@ _NOTE_TYPE_LAYOUTS = (
       ("family", .6), ("mse_narr", .8), ("formulation", 1), ("plan", 1), ("dictation", 1)), True),
 )
 
-LAYOUTS = tuple(Layout(f"layout.{i:03d}", HALVES[i % 2], sections)
+# Intake notes end with a multi-line signature block ("Last, First, MD" /
+# department / facility) this often, after or instead of the signature lines.
+INTAKE_SIGNATURE_BLOCK = 0.25
+
+LAYOUTS = tuple(Layout(f"layout.{i:03d}", HALVES[i % 2], sections + (("sig_block", INTAKE_SIGNATURE_BLOCK),))
                 for i, sections in enumerate(_LAYOUT_SECTIONS)) + tuple(
     Layout(f"layout.{i:03d}", HALVES[i % 2], sections, FAMILIES["note_type"].weight, upper, kind)
     for i, (kind, sections, upper) in enumerate(_NOTE_TYPE_LAYOUTS, start=len(_LAYOUT_SECTIONS)))

@@ -652,7 +652,7 @@ pool(
     "CT head, {cued_id:accession}, [was unremarkable|showed no acute findings] ({date:recent}).",
     "[MRI brain|EEG|CXR], {cued_id:accession}, [pending|reviewed with radiology].",
     "Prior authorization [approved|requested] ({cued_id:claim}) [through {date:future}|for 30 days].",
-    "[{his} driver's|{his:His} driver's] license ({cued_id:license}) was [suspended|revoked] in {date:year} after an OUI.",
+    "[{his} nursing|{his:His} professional|{his:His} commercial] license ({cued_id:license}) was [suspended|put on probation] in {date:year}[ after an OUI|].",
     "[Outside records|Records from {hosp:new}] ({cued_id:mrn}) [reviewed|requested].",
     "[Insurance verified|Coverage confirmed], {cued_id:plan}, [active|no copay|through {date:future}].",
     "[{he:He} has|Has] an open {cued_id:case} with [DCF|the probation department|family court].",

@@ -754,7 +754,7 @@ def cued_id(ctx, arg):
     label, cues = ID_CUES[arg or gen.choice(tuple(ID_CUES))]
     cue = gen.choice(cues)
     joiner = gen.choice((" #", " # ", " no. ", " No. ", ": ", " number ", " ", " #: "))
-    if cue.endswith(".") and joiner.startswith(" no"):
+    if cue.endswith(".") and not joiner.startswith(" #"):  # "case no. no. 24-CR-01189"
         joiner = " "
     return plain(cue + joiner) + phi(label, structured_id(gen, arg or "id"))
 
