@@ -22,6 +22,7 @@ PRIOR_SCORES: Dict[str, Any] = {
     "ner": "raw",
     "propagate": 0.9,
     "ner_candidate": "raw",
+    "dropped": 0.5,
     "safety_net": 0.3,
 }
 # Weight (in pseudo-spans) of the prior when a small class is smoothed.

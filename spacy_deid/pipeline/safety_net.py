@@ -350,9 +350,11 @@ class SafetyNet(Pipe):
                 i += 1
             run = doc[i:end]
             kinds = [t._.lexicon or "" for t in run]
-            named = any(t.lower_ in INSTITUTION_HEADS for t in run) or any(
+            has_head = any(t.lower_ in INSTITUTION_HEADS for t in run)
+            # In capitals, a rare word is no evidence (whole paragraphs are shouted).
+            named = has_head or (not run.text.isupper() and any(
                 self._zipf(t) < self.common_zipf and t.lower_ not in self.clinical for t in run
-            )
+            ))
             if len(run) >= 2 and named and any(INSTITUTION in k.split("|") for k in kinds):
                 found.append((i, end, labels.HOSPITAL, "institution"))
             i = end
