@@ -376,6 +376,18 @@ def test_glue_only_where_the_tokenizer_splits(left, right, splits):
     assert glue_splits(left, right) is splits
 
 
+@pytest.mark.parametrize(
+    "value,joins",
+    [("Room 5, Bed C", True), ("ZF91987P", True), ("gunner's mate g", True), ("Acme Corp", True),
+     ("Mo", True), ("Smith Jr", True), ("Rm 2207", False), ("Okafor-Lindgren", False),
+     ("MA", False), ("Dept", False)],
+)
+def test_no_final_period_where_it_would_join_the_token(value, joins):
+    from spacy_deid.synth.generate import period_joins
+
+    assert period_joins(value) is joins
+
+
 @pytest.mark.slow  # builds the package tokenizer
 def test_glue_table_agrees_with_the_tokenizer():
     tokenizer = pytest.importorskip("spacy_deid.tokenizer")
@@ -385,6 +397,11 @@ def test_glue_table_agrees_with_the_tokenizer():
                         ("www.summit.us", "IDENTIFYING")]:
         cut = nlp.make_doc(left + right + " x").char_span(0, len(left)) is not None
         assert cut is glue_splits(left, right), (left, right)
+    from spacy_deid.synth.generate import period_joins
+
+    for value in ("Room 5, Bed C", "ZF91987P", "Acme Corp", "Mo", "Rm 2207", "MA", "Dept"):
+        joined = nlp.make_doc(f"in {value}. Next").char_span(3, 3 + len(value)) is None
+        assert joined is period_joins(value), value
 
 
 def test_every_family_with_sections_has_its_pool():
