@@ -226,7 +226,7 @@ class Reconciler(Pipe):
                 spans=[Span(doc, m.start, m.end, label=m.label, span_id=m.provenance_string) for m in group],
             )
 
-    # --- initialize and serialisation --------------------------------------------
+    # --- initialize ------------------------------------------------------------
 
     def initialize(
         self,
