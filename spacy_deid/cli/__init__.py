@@ -37,3 +37,4 @@ from . import wordnet  # noqa: E402,F401
 from . import finetune  # noqa: E402,F401
 from . import calibrate  # noqa: E402,F401
 from . import review  # noqa: E402,F401
+from . import deidentify_spark  # noqa: E402,F401

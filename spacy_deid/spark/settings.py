@@ -34,6 +34,8 @@ class DeidSettings:
 
     model: str  # pipeline name or path, as readable on every executor
     seed: str
+    # balanced, recall or a threshold, as `deidentify --operating-point` (None: the pipeline's)
+    operating_point: Optional[str] = None
     operator: str = ops.PLACEHOLDER
     operators: Tuple[Tuple[str, str], ...] = ()  # (subtype, operator) overrides
     date_shift_min_days: int = -365
@@ -47,6 +49,10 @@ class DeidSettings:
         if not str(self.seed):
             raise ValueError("a seed is required: without it no run can be repeated or resumed")
         self.deidentifier()  # operators and the date range checked on the driver
+        if self.operating_point is not None:
+            from ..pipeline.confidence import parse_operating_point
+
+            parse_operating_point(self.operating_point)
 
     @classmethod
     def from_deidentifier(cls, deid: Deidentifier, model: str, **settings) -> "DeidSettings":

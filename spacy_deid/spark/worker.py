@@ -15,30 +15,32 @@ import math
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import pandas as pd
-import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..deid.mapping import DeidMapping, PatientState
 from ..deid.split import split_points
 from ..extensions import install_extensions
+from ..pipeline.confidence import load_at_operating_point
 from . import status as st
 from .mapping import state_from_json, state_to_json
 from .schemas import COMBINED, MAPPING, NOTE, ORDER, STATUS
 from .settings import DeidSettings
 
-_PIPELINES: Dict[str, Language] = {}
+_PIPELINES: Dict[Tuple[str, Optional[str]], Language] = {}
 
 Ents = List[Dict]
 Detected = Tuple[str, Optional[str], Optional[Ents]]  # status, error type, ents
 
 
-def load_pipeline(model: str) -> Language:
-    """The pipeline `model` (a name or path), loaded once per process."""
-    nlp = _PIPELINES.get(model)
+def load_pipeline(model: str, operating_point: Optional[str] = None) -> Language:
+    """The pipeline `model` (a name or path) at `operating_point`, loaded
+    once per worker process, as `spacy-deid deidentify` loads it."""
+    key = (model, operating_point)
+    nlp = _PIPELINES.get(key)
     if nlp is None:
         install_extensions()
-        nlp = _PIPELINES[model] = spacy.load(model)
+        nlp = _PIPELINES[key] = load_at_operating_point(model, operating_point)
     return nlp
 
 
@@ -62,7 +64,7 @@ def detect_frame(settings: DeidSettings, frame: pd.DataFrame) -> pd.DataFrame:
     todo = [i for i, s in enumerate(statuses) if s is None]
     results: List[Detected] = []
     if todo:
-        nlp = load_pipeline(settings.model)
+        nlp = load_pipeline(settings.model, settings.operating_point)
         texts = [frame["text"].iat[i] for i in todo]
         results = detect_texts(nlp, texts, settings.batch_size)
     error_types: List[Optional[str]] = [None] * len(frame)
@@ -169,7 +171,9 @@ def release_patient(
             continue
         released_any = True
         rows.append(_note_row(record, record[STATUS], None, released, ents))
-    if released_any or len(prior):
+    # Only patients whose state this run may have changed: read_mapping keeps
+    # the latest row of each patient, so unchanged ones need no new row.
+    if released_any:
         rows.append(
             {
                 "kind": MAPPING,
