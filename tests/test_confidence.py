@@ -1,5 +1,6 @@
 """Span scores (deid_ner_scores + deid_confidence), calibration, operating points,
 their serialisation, and `deidentify --operating-point` on a tiny trained pipeline."""
+
 import pytest
 import spacy
 from spacy.tokens import Doc, DocBin
@@ -32,8 +33,18 @@ NOTE = "Seen by Dr. Lee on 4/17/2094. Her son Brandolf Quixley visited.\nMRN: AB
 def build_pipeline(with_confidence: bool = True):
     nlp = spacy.blank("en")
     nlp.add_pipe("tok2vec")
-    nlp.add_pipe("ner", config={"model": {"tok2vec": {
-        "@architectures": "spacy.Tok2VecListener.v1", "width": 96, "upstream": "*"}}})
+    nlp.add_pipe(
+        "ner",
+        config={
+            "model": {
+                "tok2vec": {
+                    "@architectures": "spacy.Tok2VecListener.v1",
+                    "width": 96,
+                    "upstream": "*",
+                }
+            }
+        },
+    )
     if with_confidence:
         nlp.add_pipe("deid_ner_scores")
     nlp.add_pipe("deid_sections")
@@ -70,10 +81,19 @@ def ent_keys(doc):
 
 
 def test_ner_scores_cover_the_greedy_entities_without_changing_them(nlp):
-    with nlp.select_pipes(disable=["deid_ner_scores", "deid_phi_rules", "deid_reconciler",
-                                   "deid_safety_net", "deid_confidence"]):
+    with nlp.select_pipes(
+        disable=[
+            "deid_ner_scores",
+            "deid_phi_rules",
+            "deid_reconciler",
+            "deid_safety_net",
+            "deid_confidence",
+        ]
+    ):
         greedy = ent_keys(nlp(NOTE))
-    with nlp.select_pipes(disable=["deid_phi_rules", "deid_reconciler", "deid_safety_net", "deid_confidence"]):
+    with nlp.select_pipes(
+        disable=["deid_phi_rules", "deid_reconciler", "deid_safety_net", "deid_confidence"]
+    ):
         doc = nlp(NOTE)
     assert ent_keys(doc) == greedy
     group = doc.spans["ner_candidates"]
@@ -132,7 +152,9 @@ def token_set(doc):
 
 def test_recall_point_removes_a_superset(saved):
     balanced = spacy.load(saved)
-    recall = spacy.load(saved, config={"components": {"deid_confidence": {"operating_point": "recall"}}})
+    recall = spacy.load(
+        saved, config={"components": {"deid_confidence": {"operating_point": "recall"}}}
+    )
     assert recall.get_pipe("deid_confidence").operating_point == "recall"
     b, r = balanced(NOTE), recall(NOTE)
     assert token_set(b) < token_set(r)  # strictly more: the safety net finds "Brandolf Quixley"
@@ -162,7 +184,10 @@ def test_calibration_round_trips_through_disk(nlp, tmp_path):
     try:
         nlp.to_disk(tmp_path / "p")
         loaded = spacy.load(tmp_path / "p")
-        assert loaded.get_pipe("deid_confidence").calibration.to_dict() == component.calibration.to_dict()
+        assert (
+            loaded.get_pipe("deid_confidence").calibration.to_dict()
+            == component.calibration.to_dict()
+        )
         assert loaded.get_pipe("deid_confidence").calibration("ner", 0.5) == pytest.approx(0.4)
         restored = loaded.get_pipe("deid_confidence").from_bytes(component.to_bytes())
         assert restored.calibration.to_dict() == component.calibration.to_dict()
@@ -176,7 +201,11 @@ def test_confidence_components_are_added_to_a_pipeline_without_them(tmp_path):
     nlp = load_at_operating_point(tmp_path / "plain", "recall")
     names = nlp.pipe_names
     assert names.index("ner") < names.index("deid_ner_scores") < names.index("deid_confidence")
-    assert names.index("deid_reconciler") < names.index("deid_safety_net") < names.index("deid_confidence")
+    assert (
+        names.index("deid_reconciler")
+        < names.index("deid_safety_net")
+        < names.index("deid_confidence")
+    )
     assert nlp.get_pipe("deid_confidence").operating_point == "recall"
     assert add_confidence_pipes(nlp) == []  # idempotent
     assert all(e._.phi_score is not None for e in nlp(NOTE).ents)
@@ -199,15 +228,18 @@ SPANS = [
 ]
 
 
-@pytest.mark.parametrize("point,threshold,net,expected", [
-    ("balanced", 0.05, True, [(0, 1), (3, 4)]),
-    ("recall", 0.05, True, [(0, 1), (3, 4), (6, 7), (8, 10)]),
-    ("recall", 0.18, True, [(0, 1), (3, 4), (6, 7)]),
-    ("recall", 0.05, False, [(0, 1), (3, 4), (6, 7), (8, 10)]),
-    (0.5, 0.05, True, [(0, 1), (3, 5)]),
-    (0.95, 0.05, True, []),
-    (0.0, 0.05, True, [(0, 1), (3, 4), (6, 7), (8, 10)]),
-])
+@pytest.mark.parametrize(
+    "point,threshold,net,expected",
+    [
+        ("balanced", 0.05, True, [(0, 1), (3, 4)]),
+        ("recall", 0.05, True, [(0, 1), (3, 4), (6, 7), (8, 10)]),
+        ("recall", 0.18, True, [(0, 1), (3, 4), (6, 7)]),
+        ("recall", 0.05, False, [(0, 1), (3, 4), (6, 7), (8, 10)]),
+        (0.5, 0.05, True, [(0, 1), (3, 5)]),
+        (0.95, 0.05, True, []),
+        (0.0, 0.05, True, [(0, 1), (3, 4), (6, 7), (8, 10)]),
+    ],
+)
 def test_select_spans(point, threshold, net, expected):
     chosen = select_spans(SPANS, point, recall_threshold=threshold, use_safety_net=net)
     assert [(s.start, s.end) for s in chosen] == expected
@@ -222,18 +254,21 @@ def test_safety_net_spans_are_used_only_when_allowed():
 # --- calibration ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("provenance,expected", [
-    ("ner", "ner"),
-    ("", "ner"),
-    ("rule:phone_nanp", "rule"),
-    ("rule:phone_nanp|merge:ner_agrees", "rule_ner"),
-    ("rule:date|merge:over_ner|correct:x", "rule"),
-    ("propagate|propagate:extend_name", "propagate"),
-    ("ner|complete:hyphen", "ner"),
-    ("ner_candidate", "ner_candidate"),
-    ("safety_net:title", "safety_net:title"),
-    ("dropped|ner|merge:under_rule", "dropped"),
-])
+@pytest.mark.parametrize(
+    "provenance,expected",
+    [
+        ("ner", "ner"),
+        ("", "ner"),
+        ("rule:phone_nanp", "rule"),
+        ("rule:phone_nanp|merge:ner_agrees", "rule_ner"),
+        ("rule:date|merge:over_ner|correct:x", "rule"),
+        ("propagate|propagate:extend_name", "propagate"),
+        ("ner|complete:hyphen", "ner"),
+        ("ner_candidate", "ner_candidate"),
+        ("safety_net:title", "safety_net:title"),
+        ("dropped|ner|merge:under_rule", "dropped"),
+    ],
+)
 def test_evidence_class(provenance, expected):
     assert evidence_class(provenance) == expected
 
@@ -258,10 +293,13 @@ def test_unfitted_map_uses_priors():
     assert empty("safety_net:relation", 0.9) < 0.5
 
 
-@pytest.mark.parametrize("bad", [
-    {"classes": {"ner": {"x": [1.0, 0.0], "y": [0.0, 1.0]}}},
-    {"classes": {"ner": {"x": [0.0], "y": [0.0, 1.0]}}},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"classes": {"ner": {"x": [1.0, 0.0], "y": [0.0, 1.0]}}},
+        {"classes": {"ner": {"x": [0.0], "y": [0.0, 1.0]}}},
+    ],
+)
 def test_bad_calibration_map_is_refused(bad):
     with pytest.raises(ValueError, match="ner"):
         CalibrationMap.from_dict(bad)
@@ -280,12 +318,15 @@ def test_reliability_table_and_ece():
     assert expected_calibration_error(reliability_table([])) is None
 
 
-@pytest.mark.parametrize("span,gold,expected", [
-    ((0, 8), [(0, 3, "PATIENT")], 0.5),  # "Ann Lee": one of two tokens
-    ((0, 3), [(0, 8, "PATIENT")], 1.0),
-    ((4, 7), [(0, 3, "PATIENT")], 0.0),
-    ((3, 4), [], None),  # a space: no unit
-])
+@pytest.mark.parametrize(
+    "span,gold,expected",
+    [
+        ((0, 8), [(0, 3, "PATIENT")], 0.5),  # "Ann Lee": one of two tokens
+        ((0, 3), [(0, 8, "PATIENT")], 1.0),
+        ((4, 7), [(0, 3, "PATIENT")], 0.0),
+        ((3, 4), [], None),  # a space: no unit
+    ],
+)
 def test_span_target(span, gold, expected):
     from spacy_deid.evaluation.calibration import gold_token_set
 
@@ -294,12 +335,17 @@ def test_span_target(span, gold, expected):
 
 
 def test_confidence_report_points_and_curve(nlp):
-    gold = [(NOTE.index("Lee"), NOTE.index("Lee") + 3, labels.DOCTOR),
-            (NOTE.index("Brandolf"), NOTE.index("Quixley") + 7, labels.PATIENT)]
+    gold = [
+        (NOTE.index("Lee"), NOTE.index("Lee") + 3, labels.DOCTOR),
+        (NOTE.index("Brandolf"), NOTE.index("Quixley") + 7, labels.PATIENT),
+    ]
     report = confidence_report([ScoredNote("n", NOTE, gold, nlp(NOTE))], recall_threshold=0.05)
     points = report["points"]
     assert points["recall"]["r"] >= points["balanced"]["r"]
-    assert points["recall"]["tp"] + points["recall"]["fn"] == points["balanced"]["tp"] + points["balanced"]["fn"]
+    assert (
+        points["recall"]["tp"] + points["recall"]["fn"]
+        == points["balanced"]["tp"] + points["balanced"]["fn"]
+    )
     thresholds = [c["threshold"] for c in report["curve"]]
     assert thresholds == sorted(thresholds)
     recalls = [c["r"] for c in report["curve"]]
@@ -321,8 +367,21 @@ def test_deidentify_recall_point_releases_fewer_phi_tokens(saved, tmp_path):
     leaks = {}
     for point in ("balanced", "recall"):
         out = tmp_path / point
-        result = runner.invoke(app, ["deidentify", str(notes), str(out), "--model", str(saved),
-                                     "--operating-point", point, "--seed", "s", "--no-progress"])
+        result = runner.invoke(
+            app,
+            [
+                "deidentify",
+                str(notes),
+                str(out),
+                "--model",
+                str(saved),
+                "--operating-point",
+                point,
+                "--seed",
+                "s",
+                "--no-progress",
+            ],
+        )
         assert result.exit_code == 0, result.output
         leaks[point] = leaked_phi_tokens((out / "n1.txt").read_text(encoding="utf-8"))
     assert len(leaks["recall"]) < len(leaks["balanced"])
@@ -332,8 +391,21 @@ def test_deidentify_refuses_a_bad_operating_point(saved, tmp_path):
     notes = tmp_path / "notes"
     notes.mkdir()
     (notes / "n1.txt").write_text(NOTE, encoding="utf-8")
-    result = CliRunner().invoke(app, ["deidentify", str(notes), str(tmp_path / "out"), "--model", str(saved),
-                                      "--operating-point", "loose", "--seed", "s", "--no-progress"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "deidentify",
+            str(notes),
+            str(tmp_path / "out"),
+            "--model",
+            str(saved),
+            "--operating-point",
+            "loose",
+            "--seed",
+            "s",
+            "--no-progress",
+        ],
+    )
     assert result.exit_code == 1
     assert "operating point" in result.output
     assert "Brandolf" not in result.output
@@ -348,12 +420,16 @@ def test_calibrate_in_place_and_evaluate_confidence(saved, tmp_path):
     assert result.exit_code == 0, result.output
     model = tmp_path / "model"
     shutil.copytree(saved, model)
-    result = runner.invoke(app, ["calibrate", str(model), str(notes), str(model), "--map", str(tmp_path / "map.json")])
+    result = runner.invoke(
+        app, ["calibrate", str(model), str(notes), str(model), "--map", str(tmp_path / "map.json")]
+    )
     assert result.exit_code == 0, result.output
     calibration = spacy.load(model).get_pipe("deid_confidence").calibration
     assert calibration.is_fitted and {"ner", "rule"} <= set(calibration.classes)
     report = tmp_path / "report"
-    result = runner.invoke(app, ["evaluate-confidence", str(model), str(notes), "--output", str(report)])
+    result = runner.invoke(
+        app, ["evaluate-confidence", str(model), str(notes), "--output", str(report)]
+    )
     assert result.exit_code == 0, result.output
     text = (report / "report.md").read_text(encoding="utf-8")
     assert "## Confidence and operating points" in text and "| recall |" in text

@@ -6,6 +6,7 @@ The browser is driven over the Chrome DevTools Protocol on a pipe
 and 4), so no browser-automation package is needed. Tests that need Chromium
 skip, with the reason, where it is not installed (CI installs it: .ci/run).
 """
+
 import base64
 import json
 import os
@@ -24,13 +25,19 @@ from spacy_deid import labels
 from spacy_deid.extensions import PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR
 from spacy_deid.review.page import NOTICE, render_page, review_note
 
-CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+CHROMIUM = next(
+    (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)),
+    None,
+)
 needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium); .ci/run installs it"
+    CHROMIUM is None,
+    reason="Chromium is not installed (apt-get install chromium); .ci/run installs it",
 )
 
 # A fixture note: (start, end, label, score, provenance) of its removed spans.
-FIXTURE_TEXT = "Seen by Dr. Lee on 4/17/2094 at Oak Clinic.\nHer son Tom called <back> & left 617-555-0199."
+FIXTURE_TEXT = (
+    "Seen by Dr. Lee on 4/17/2094 at Oak Clinic.\nHer son Tom called <back> & left 617-555-0199."
+)
 FIXTURE_SPANS = [
     ("Lee", labels.DOCTOR, 0.97, "ner"),
     ("4/17/2094", labels.DATE, 0.99, "rule:date-numeric-mdy|merge:ner_agrees"),
@@ -48,11 +55,14 @@ def fixture_doc():
         start = FIXTURE_TEXT.index(text)
         spans.append(doc.char_span(start, start + len(text), label=label, span_id=provenance))
     doc.ents = spans
-    doc.spans[PROVENANCE_KEY] = SpanGroup(doc, name=PROVENANCE_KEY, spans=spans,
-                                          attrs={SCORES_ATTR: [s[2] for s in FIXTURE_SPANS]})
+    doc.spans[PROVENANCE_KEY] = SpanGroup(
+        doc, name=PROVENANCE_KEY, spans=spans, attrs={SCORES_ATTR: [s[2] for s in FIXTURE_SPANS]}
+    )
     called = doc.char_span(FIXTURE_TEXT.index("called"), FIXTURE_TEXT.index("called") + 6)
     rejected = [Span(doc, called.start, called.end, label=labels.PATIENT, span_id="ner_candidate")]
-    doc.spans[REJECTED_KEY] = SpanGroup(doc, name=REJECTED_KEY, spans=rejected, attrs={SCORES_ATTR: [0.2]})
+    doc.spans[REJECTED_KEY] = SpanGroup(
+        doc, name=REJECTED_KEY, spans=rejected, attrs={SCORES_ATTR: [0.2]}
+    )
     return doc
 
 
@@ -73,8 +83,15 @@ class MarkCollector(HTMLParser):
             if value and not value.startswith("#"):
                 self.external.append(value)
         if tag == "mark":
-            self.marks.append({"text": "", "label": attrs.get("data-label"), "removed": attrs.get("data-removed"),
-                               "score": attrs.get("data-score"), "title": attrs.get("title")})
+            self.marks.append(
+                {
+                    "text": "",
+                    "label": attrs.get("data-label"),
+                    "removed": attrs.get("data-removed"),
+                    "score": attrs.get("data-score"),
+                    "title": attrs.get("title"),
+                }
+            )
             self._depth = 1
         elif self._depth and tag == "span":
             self._depth += 1
@@ -97,7 +114,9 @@ def test_page_shows_every_span_with_label_score_and_provenance():
     parser = MarkCollector()
     parser.feed(page)
     removed = [m for m in parser.marks if m["removed"] == "true"]
-    assert [(m["text"], m["label"]) for m in removed] == [(t, lab) for t, lab, _, _ in FIXTURE_SPANS]
+    assert [(m["text"], m["label"]) for m in removed] == [
+        (t, lab) for t, lab, _, _ in FIXTURE_SPANS
+    ]
     for mark, (_, label, score, provenance) in zip(removed, FIXTURE_SPANS):
         assert mark["score"] == f"{score:.2f}"
         assert label in mark["title"] and provenance in mark["title"]
@@ -122,7 +141,9 @@ def test_notes_ordered_by_uncertainty(sort, first):
     sure, unsure = nlp("Ann came."), nlp("Ann came.")
     for doc, score in ((sure, 0.99), (unsure, 0.5)):
         doc.ents = [Span(doc, 0, 1, label=labels.PATIENT)]
-        doc.spans[PROVENANCE_KEY] = SpanGroup(doc, spans=list(doc.ents), attrs={SCORES_ATTR: [score]})
+        doc.spans[PROVENANCE_KEY] = SpanGroup(
+            doc, spans=list(doc.ents), attrs={SCORES_ATTR: [score]}
+        )
     page = render_page([review_note(sure, "sure"), review_note(unsure, "unsure")], sort=sort)
     sections = [part.split('"')[0] for part in page.split('data-note-id="')[1:]]
     assert sections[0] == first
@@ -133,7 +154,7 @@ def test_low_confidence_spans_are_marked():
     # "Oak Clinic" (0.41) and "Tom" (0.3) are low; the others are not.
     assert page.count('class="phi cat-location low"') == 1
     assert page.count('class="phi cat-name low"') == 1
-    assert page.count(" low\"") == 2
+    assert page.count(' low"') == 2
 
 
 def test_bad_sort_is_refused():
@@ -156,8 +177,10 @@ class DevTools:
             f"3<&{to_browser_r} 4>&{from_browser_w}"
         )
         self.process = subprocess.Popen(
-            ["bash", "-c", command], pass_fds=(to_browser_r, from_browser_w),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            ["bash", "-c", command],
+            pass_fds=(to_browser_r, from_browser_w),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         os.close(to_browser_r)
         os.close(from_browser_w)
@@ -176,8 +199,13 @@ class DevTools:
         message, self._buffer = self._buffer.split(b"\0", 1)
         return json.loads(message)
 
-    def send(self, method: str, params: Optional[Dict[str, Any]] = None, session: Optional[str] = None,
-             timeout: float = 30) -> Dict[str, Any]:
+    def send(
+        self,
+        method: str,
+        params: Optional[Dict[str, Any]] = None,
+        session: Optional[str] = None,
+        timeout: float = 30,
+    ) -> Dict[str, Any]:
         self._next_id += 1
         message = {"id": self._next_id, "method": method, "params": params or {}}
         if session:
@@ -229,17 +257,28 @@ def test_chromium_renders_every_span_of_the_fixture_note(tmp_path):
     browser = DevTools(tmp_path / "profile")
     try:
         target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-        session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})[
+            "sessionId"
+        ]
         for domain in ("Page", "Runtime", "Log", "Network"):
             browser.send(f"{domain}.enable", session=session)
         browser.send("Page.navigate", {"url": page_path.as_uri()}, session=session)
         browser.wait_for("Page.loadEventFired")
-        marks = json.loads(browser.send("Runtime.evaluate", {"expression": MARKS_JS, "returnByValue": True},
-                                        session=session)["result"]["value"])
-        notice = browser.send("Runtime.evaluate", {"expression": "document.getElementById('notice').innerText",
-                                                   "returnByValue": True}, session=session)["result"]["value"]
-        shot = browser.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True},
-                            session=session)
+        marks = json.loads(
+            browser.send(
+                "Runtime.evaluate", {"expression": MARKS_JS, "returnByValue": True}, session=session
+            )["result"]["value"]
+        )
+        notice = browser.send(
+            "Runtime.evaluate",
+            {"expression": "document.getElementById('notice').innerText", "returnByValue": True},
+            session=session,
+        )["result"]["value"]
+        shot = browser.send(
+            "Page.captureScreenshot",
+            {"format": "png", "captureBeyondViewport": True},
+            session=session,
+        )
     finally:
         browser.close()
     (tmp_path / "review.png").write_bytes(base64.b64decode(shot["data"]))
@@ -248,10 +287,17 @@ def test_chromium_renders_every_span_of_the_fixture_note(tmp_path):
     assert removed == [(t, lab) for t, lab, _, _ in FIXTURE_SPANS]
     assert all(m["shown"] for m in marks)
     assert notice.strip() == NOTICE
-    errors = [e for e in browser.events if e.get("method") == "Runtime.exceptionThrown"
-              or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")
-              or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] == "error")]
+    errors = [
+        e
+        for e in browser.events
+        if e.get("method") == "Runtime.exceptionThrown"
+        or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")
+        or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] == "error")
+    ]
     assert errors == [], f"{len(errors)} browser error(s)"
-    requests = [e["params"]["request"]["url"] for e in browser.events
-                if e.get("method") == "Network.requestWillBeSent"]
+    requests = [
+        e["params"]["request"]["url"]
+        for e in browser.events
+        if e.get("method") == "Network.requestWillBeSent"
+    ]
     assert all(url.startswith("file://") for url in requests), "the page asked for a resource"

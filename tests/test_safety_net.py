@@ -1,4 +1,5 @@
 """deid_safety_net: which uncovered tokens it proposes, with which cue, and its data round trip."""
+
 import pytest
 import spacy
 
@@ -16,14 +17,21 @@ def nlp():
         nlp.initialize()
     # Small lexicons: the packaged ones take long to load.
     nlp.get_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"JOB": ["kindergarten teacher", "teacher", "therapist", "psychiatrist"],
-                           "INSTITUTION": ["Hospital", "Psychiatric"]}, frequencies={})
+        nlp=nlp,
+        lexicons={
+            "JOB": ["kindergarten teacher", "teacher", "therapist", "psychiatrist"],
+            "INSTITUTION": ["Hospital", "Psychiatric"],
+        },
+        frequencies={},
+    )
     return nlp
 
 
 def proposals(nlp, text, ents=()):
     doc = nlp.make_doc(text)
-    doc.ents = [doc.char_span(text.index(e), text.index(e) + len(e), label=labels.PATIENT) for e in ents]
+    doc.ents = [
+        doc.char_span(text.index(e), text.index(e) + len(e), label=labels.PATIENT) for e in ents
+    ]
     for _, pipe in nlp.pipeline:
         doc = pipe(doc)
     return [(s.text, s.id_) for s in doc.spans["phi_safety_net"]]
@@ -35,13 +43,22 @@ POSITIVE = [
     ("She lives with her son Brandolf and two cats.", [("Brandolf", "safety_net:relation")]),
     ("Her husband, Tamsin, drove her in.", [("Tamsin", "safety_net:relation")]),
     ("Name: Orsolya Vantreek\nAge: 44", [("Orsolya Vantreek", "safety_net:attribute")]),
-    ("Plan as above.\n\nElspira Nakatomi-Holt, MD\n", [("Elspira Nakatomi-Holt", "safety_net:signature")]),
+    (
+        "Plan as above.\n\nElspira Nakatomi-Holt, MD\n",
+        [("Elspira Nakatomi-Holt", "safety_net:signature")],
+    ),
     ("Electronically signed by Tomasz Wrobel", [("Tomasz Wrobel", "safety_net:signature")]),
     ("He says that Zyxwert helped him move.", [("Zyxwert", "safety_net:capitalised")]),
     ("MRN: AB12345X", [("AB12345X", "safety_net:id_cue")]),
     ("Referral packet, account no 88231047 attached.", [("88231047", "safety_net:id_cue")]),
-    ("Seen at Quarrington Psychiatric Hospital last year.", [("Quarrington Psychiatric Hospital", "safety_net:institution")]),
-    ("Her mother is a retired kindergarten teacher.", [("kindergarten teacher", "safety_net:occupation")]),
+    (
+        "Seen at Quarrington Psychiatric Hospital last year.",
+        [("Quarrington Psychiatric Hospital", "safety_net:institution")],
+    ),
+    (
+        "Her mother is a retired kindergarten teacher.",
+        [("kindergarten teacher", "safety_net:occupation")],
+    ),
 ]
 # Text where nothing may be proposed.
 NEGATIVE = [

@@ -1,6 +1,7 @@
 """`spacy-deid calibrate` and `spacy-deid evaluate-confidence`: fit the score
 calibration of a pipeline on held-out annotated notes, and report how well
 calibrated it is, with the precision-recall curve and both operating points."""
+
 from pathlib import Path
 from typing import List, Optional
 
@@ -55,9 +56,15 @@ def _read(path: Path) -> List[Note]:
 def calibrate_cli(
     model: str = typer.Argument(..., help="Trained pipeline (name or path)"),
     heldout: Path = typer.Argument(..., help=HELDOUT_HELP),
-    output: Path = typer.Argument(..., help="Folder for the calibrated pipeline (may be MODEL itself)"),
-    min_count: int = typer.Option(30, "--min-count", min=1, help="Spans an evidence class needs for its own curve"),
-    map_out: Optional[Path] = typer.Option(None, "--map", help="Also write the calibration map (JSON) here"),
+    output: Path = typer.Argument(
+        ..., help="Folder for the calibrated pipeline (may be MODEL itself)"
+    ),
+    min_count: int = typer.Option(
+        30, "--min-count", min=1, help="Spans an evidence class needs for its own curve"
+    ),
+    map_out: Optional[Path] = typer.Option(
+        None, "--map", help="Also write the calibration map (JSON) here"
+    ),
 ) -> None:
     """Fit the calibration map of deid_confidence on held-out notes and save the
     pipeline with it (adding deid_ner_scores, deid_safety_net and deid_confidence
@@ -74,13 +81,18 @@ def calibrate_cli(
     nlp.to_disk(output)
     if map_out is not None:
         srsly.write_json(map_out, calibration.to_dict())
-    msg.good(f"Calibrated on {len(notes)} notes ({len(calibration.classes)} evidence classes); saved {output}")
+    msg.good(
+        f"Calibrated on {len(notes)} notes ({len(calibration.classes)} evidence classes); "
+        f"saved {output}"
+    )
 
 
 @app.command("evaluate-confidence")
 def evaluate_confidence_cli(
     model: str = typer.Argument(..., help="Pipeline with deid_confidence (name or path)"),
-    gold_arg: str = typer.Argument(..., metavar="GOLD", help="Gold notes: folder of i2b2 2014 XML (or another format)"),
+    gold_arg: str = typer.Argument(
+        ..., metavar="GOLD", help="Gold notes: folder of i2b2 2014 XML (or another format)"
+    ),
     output: Path = typer.Option(..., "--output", "-o", help="Folder for the report"),
     recall_threshold: Optional[float] = typer.Option(
         None, "--recall-threshold", help="Override the pipeline's recall threshold"
@@ -101,16 +113,21 @@ def evaluate_confidence_cli(
     scored = score_notes(nlp, gold_notes)
     predicted = [Note(n.note_id, n.text, _mentions(n)) for n in scored]
     pairs = pair_notes(gold_notes, predicted)
-    report = build_report(pairs, system={"name": name or model, "kind": "pipeline", **pipeline_info(nlp)},
-                          gold={"path": str(gold)})
+    report = build_report(
+        pairs,
+        system={"name": name or model, "kind": "pipeline", **pipeline_info(nlp)},
+        gold={"path": str(gold)},
+    )
     report["confidence"] = confidence_report(scored, recall_threshold=component.recall_threshold)
     written = write_report(report, output, plots=plots)
     points = report["confidence"]["points"]
     ece = report["confidence"]["reliability"]["balanced_output"]["ece"]
     msg.good(
         "binary token P/R: balanced {:.2f}/{:.2f}, recall {:.2f}/{:.2f}; ECE {}".format(
-            100 * (points["balanced"]["p"] or 0), 100 * (points["balanced"]["r"] or 0),
-            100 * (points["recall"]["p"] or 0), 100 * (points["recall"]["r"] or 0),
+            100 * (points["balanced"]["p"] or 0),
+            100 * (points["balanced"]["r"] or 0),
+            100 * (points["recall"]["p"] or 0),
+            100 * (points["recall"]["r"] or 0),
             "–" if ece is None else f"{ece:.3f}",
         )
     )

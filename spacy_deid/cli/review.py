@@ -1,5 +1,6 @@
 """`spacy-deid review`: one static HTML page of notes with their PHI marked,
 most uncertain first, for authorised reviewers (the page shows note text)."""
+
 import random
 from pathlib import Path
 from typing import List, Optional
@@ -36,16 +37,28 @@ def read_review_notes(path: Path) -> List[NoteIn]:
     f"uncertain notes first). WARNING: {NOTICE}",
 )
 def review_cli(
-    notes_path: Path = typer.Argument(..., metavar="NOTES", help="A file or folder of .txt, i2b2 .xml, .jsonl or .csv notes"),
-    output: Path = typer.Argument(..., metavar="OUT.html", help="The page to write (contains note text!)"),
-    model: str = typer.Option("en_deid_psych", "--model", "-m", help="Pipeline (name or path)"),
-    sample: Optional[int] = typer.Option(None, "--sample", min=1, help="Review a random sample of N notes"),
-    seed: int = typer.Option(0, "--seed", help="Seed of the sample"),
-    sort: str = typer.Option("uncertainty", "--sort", help="uncertainty (most unsure first) or input"),
-    operating_point: Optional[str] = typer.Option(
-        None, "--operating-point", help="balanced, recall or a threshold in 0..1 (default: the pipeline's)"
+    notes_path: Path = typer.Argument(
+        ..., metavar="NOTES", help="A file or folder of .txt, i2b2 .xml, .jsonl or .csv notes"
     ),
-    low_score: float = typer.Option(DEFAULT_LOW_SCORE, "--low-score", help="Spans scored below this are marked"),
+    output: Path = typer.Argument(
+        ..., metavar="OUT.html", help="The page to write (contains note text!)"
+    ),
+    model: str = typer.Option("en_deid_psych", "--model", "-m", help="Pipeline (name or path)"),
+    sample: Optional[int] = typer.Option(
+        None, "--sample", min=1, help="Review a random sample of N notes"
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sample"),
+    sort: str = typer.Option(
+        "uncertainty", "--sort", help="uncertainty (most unsure first) or input"
+    ),
+    operating_point: Optional[str] = typer.Option(
+        None,
+        "--operating-point",
+        help="balanced, recall or a threshold in 0..1 (default: the pipeline's)",
+    ),
+    low_score: float = typer.Option(
+        DEFAULT_LOW_SCORE, "--low-score", help="Spans scored below this are marked"
+    ),
 ) -> None:
     from ..pipeline.confidence import load_at_operating_point
 
@@ -67,4 +80,6 @@ def review_cli(
         point = str(nlp.get_pipe("deid_confidence").operating_point)
     page = render_page(reviewed, sort=sort, low_score=low_score, operating_point=point)
     atomic_write_text(output, page, private=True)
-    msg.good(f"Wrote {output} ({len(reviewed)} notes). It contains note text: authorised reviewers only.")
+    msg.good(
+        f"Wrote {output} ({len(reviewed)} notes). It contains note text: authorised reviewers only."
+    )

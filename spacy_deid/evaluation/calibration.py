@@ -12,6 +12,7 @@
 
 Only offsets, counts and scores: no note text.
 """
+
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -49,7 +50,9 @@ def gold_token_set(text: str, gold: Iterable[Unit]) -> Set[Tuple[int, int]]:
     return {tok for start, end, _ in gold for tok in mention_tokens(text, start, end)}
 
 
-def span_target(text: str, start: int, end: int, gold_tokens: Set[Tuple[int, int]]) -> Optional[float]:
+def span_target(
+    text: str, start: int, end: int, gold_tokens: Set[Tuple[int, int]]
+) -> Optional[float]:
     """Share of the span's units that are gold PHI (None: the span has no unit)."""
     units = mention_tokens(text, start, end)
     if not units:
@@ -70,10 +73,18 @@ def doc_scored_spans(doc: Doc, gold: Iterable[Unit]) -> List[SpanRecord]:
             target = span_target(doc.text, span.start_char, span.end_char, gold_tokens)
             if target is None:
                 continue
-            records.append(SpanRecord(
-                span.start_char, span.end_char, span.label_, span.id_, float(score), float(raw),
-                in_output, target,
-            ))
+            records.append(
+                SpanRecord(
+                    span.start_char,
+                    span.end_char,
+                    span.label_,
+                    span.id_,
+                    float(score),
+                    float(raw),
+                    in_output,
+                    target,
+                )
+            )
     return records
 
 
@@ -88,17 +99,25 @@ def doc_spans_for_selection(doc: Doc) -> List[ScoredSpan]:
             continue
         raws = group.attrs.get(RAW_SCORES_ATTR) or group.attrs["scores"]
         for span, score, raw in zip(group, group.attrs["scores"], raws):
-            spans.append(ScoredSpan(span.start, span.end, span.label_, span.id_, float(score), float(raw), is_entity))
+            spans.append(
+                ScoredSpan(
+                    span.start, span.end, span.label_, span.id_, float(score), float(raw), is_entity
+                )
+            )
     return spans
 
 
 # --- reliability ----------------------------------------------------------------
 
 
-def reliability_table(pairs: Iterable[Tuple[float, float]], bands: int = DEFAULT_BANDS) -> List[Dict[str, Any]]:
+def reliability_table(
+    pairs: Iterable[Tuple[float, float]], bands: int = DEFAULT_BANDS
+) -> List[Dict[str, Any]]:
     """(score, target) pairs binned into equal-width score bands."""
-    rows = [{"low": i / bands, "high": (i + 1) / bands, "spans": 0, "score_sum": 0.0, "right_sum": 0.0}
-            for i in range(bands)]
+    rows = [
+        {"low": i / bands, "high": (i + 1) / bands, "spans": 0, "score_sum": 0.0, "right_sum": 0.0}
+        for i in range(bands)
+    ]
     for score, target in pairs:
         row = rows[min(bands - 1, max(0, int(score * bands)))]
         row["spans"] += 1
@@ -139,15 +158,29 @@ def _binary_prf(notes: Sequence[ScoredNote], predicted: Sequence[List[Unit]]) ->
     counts = total(
         match_level(n.text, n.gold, p, BINARY_TOKEN).counts() for n, p in zip(notes, predicted)
     )
-    return {"p": counts.precision, "r": counts.recall, "f": counts.f1,
-            "tp": counts.tp, "fp": counts.fp, "fn": counts.fn}
+    return {
+        "p": counts.precision,
+        "r": counts.recall,
+        "f": counts.f1,
+        "tp": counts.tp,
+        "fp": counts.fp,
+        "fn": counts.fn,
+    }
 
 
-def _selected_units(note: ScoredNote, point, recall_threshold: float, use_safety_net: bool) -> List[Unit]:
-    chosen = select_spans(doc_spans_for_selection(note.doc), point,
-                          recall_threshold=recall_threshold, use_safety_net=use_safety_net)
+def _selected_units(
+    note: ScoredNote, point, recall_threshold: float, use_safety_net: bool
+) -> List[Unit]:
+    chosen = select_spans(
+        doc_spans_for_selection(note.doc),
+        point,
+        recall_threshold=recall_threshold,
+        use_safety_net=use_safety_net,
+    )
     doc = note.doc
-    return [(doc[s.start:s.end].start_char, doc[s.start:s.end].end_char, s.label) for s in chosen]
+    return [
+        (doc[s.start : s.end].start_char, doc[s.start : s.end].end_char, s.label) for s in chosen
+    ]
 
 
 def operating_point_scores(
@@ -159,7 +192,9 @@ def operating_point_scores(
 
 
 def precision_recall_curve(
-    notes: Sequence[ScoredNote], thresholds: Sequence[float] = DEFAULT_THRESHOLDS, *,
+    notes: Sequence[ScoredNote],
+    thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
+    *,
     recall_threshold: float,
 ) -> List[Dict[str, Any]]:
     return [
@@ -169,7 +204,10 @@ def precision_recall_curve(
 
 
 def confidence_report(
-    notes: Sequence[ScoredNote], *, recall_threshold: float, bands: int = DEFAULT_BANDS,
+    notes: Sequence[ScoredNote],
+    *,
+    recall_threshold: float,
+    bands: int = DEFAULT_BANDS,
     thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
 ) -> Dict[str, Any]:
     """Reliability tables, ECE, both operating points, the safety net's own gain and
@@ -178,8 +216,12 @@ def confidence_report(
     balanced_out = [(r.score, r.target) for r in records if r.in_output]
     recall_out = []
     for n in notes:
-        chosen = {(s.start, s.end) for s in select_spans(
-            doc_spans_for_selection(n.doc), RECALL, recall_threshold=recall_threshold)}
+        chosen = {
+            (s.start, s.end)
+            for s in select_spans(
+                doc_spans_for_selection(n.doc), RECALL, recall_threshold=recall_threshold
+            )
+        }
         for r in doc_scored_spans(n.doc, n.gold):
             span = n.doc.char_span(r.start_char, r.end_char)
             if span is not None and (span.start, span.end) in chosen:
@@ -192,21 +234,31 @@ def confidence_report(
     return {
         "recall_threshold": recall_threshold,
         "reliability": {
-            "balanced_output": {"rows": table_balanced, "ece": expected_calibration_error(table_balanced),
-                                "brier": brier_score(balanced_out)},
-            "recall_output": {"rows": table_recall, "ece": expected_calibration_error(table_recall),
-                              "brier": brier_score(recall_out)},
+            "balanced_output": {
+                "rows": table_balanced,
+                "ece": expected_calibration_error(table_balanced),
+                "brier": brier_score(balanced_out),
+            },
+            "recall_output": {
+                "rows": table_recall,
+                "ece": expected_calibration_error(table_recall),
+                "brier": brier_score(recall_out),
+            },
         },
         "evidence": {
-            name: {"spans": len(p), "mean_score": sum(s for s, _ in p) / len(p),
-                   "share_right": sum(t for _, t in p) / len(p)}
+            name: {
+                "spans": len(p),
+                "mean_score": sum(s for s, _ in p) / len(p),
+                "share_right": sum(t for _, t in p) / len(p),
+            }
             for name, p in sorted(by_evidence.items())
         },
         "points": {
             BALANCED: operating_point_scores(notes, BALANCED, recall_threshold=recall_threshold),
             RECALL: operating_point_scores(notes, RECALL, recall_threshold=recall_threshold),
             "recall_without_safety_net": operating_point_scores(
-                notes, RECALL, recall_threshold=recall_threshold, use_safety_net=False),
+                notes, RECALL, recall_threshold=recall_threshold, use_safety_net=False
+            ),
         },
         "curve": precision_recall_curve(notes, thresholds, recall_threshold=recall_threshold),
     }

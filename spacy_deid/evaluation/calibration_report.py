@@ -2,6 +2,7 @@
 (reliability diagram, binary-token precision-recall curve with both operating
 points). The data comes from calibration.confidence_report; report.py calls
 these when its report has a "confidence" entry."""
+
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -35,26 +36,43 @@ def confidence_markdown(confidence: Dict[str, Any]) -> List[str]:
     ]
     for name in (BALANCED, RECALL, "recall_without_safety_net"):
         p = points[name]
-        out.append(f"| {name} | {_pct(p['p'])} | {_pct(p['r'])} | {_pct(p['f'])} | "
-                   f"{p['tp']} | {p['fp']} | {p['fn']} |")
+        out.append(
+            f"| {name} | {_pct(p['p'])} | {_pct(p['r'])} | {_pct(p['f'])} | "
+            f"{p['tp']} | {p['fp']} | {p['fn']} |"
+        )
     out.append("")
-    for name, title in (("balanced_output", "entities at the balanced point"),
-                        ("recall_output", "entities at the recall point")):
+    for name, title in (
+        ("balanced_output", "entities at the balanced point"),
+        ("recall_output", "entities at the recall point"),
+    ):
         table = confidence["reliability"][name]
-        out += [f"### Reliability: {title}", "",
-                f"ECE {_num(table['ece'])}, Brier score {_num(table['brier'])}.", "",
-                "| score band | spans | mean score | share right |",
-                "| --- | ---: | ---: | ---: |"]
+        out += [
+            f"### Reliability: {title}",
+            "",
+            f"ECE {_num(table['ece'])}, Brier score {_num(table['brier'])}.",
+            "",
+            "| score band | spans | mean score | share right |",
+            "| --- | ---: | ---: | ---: |",
+        ]
         for row in table["rows"]:
             if row["spans"]:
-                out.append(f"| {row['low']:.1f}–{row['high']:.1f} | {row['spans']} | "
-                           f"{_num(row['mean_score'])} | {_num(row['share_right'])} |")
+                out.append(
+                    f"| {row['low']:.1f}–{row['high']:.1f} | {row['spans']} | "
+                    f"{_num(row['mean_score'])} | {_num(row['share_right'])} |"
+                )
         out.append("")
-    out += ["### Scores by evidence", "",
-            "All scored spans (entities, rejected NER candidates, safety-net spans).", "",
-            "| evidence | spans | mean score | share right |", "| --- | ---: | ---: | ---: |"]
+    out += [
+        "### Scores by evidence",
+        "",
+        "All scored spans (entities, rejected NER candidates, safety-net spans).",
+        "",
+        "| evidence | spans | mean score | share right |",
+        "| --- | ---: | ---: | ---: |",
+    ]
     for name, row in confidence["evidence"].items():
-        out.append(f"| {name} | {row['spans']} | {_num(row['mean_score'])} | {_num(row['share_right'])} |")
+        out.append(
+            f"| {name} | {row['spans']} | {_num(row['mean_score'])} | {_num(row['share_right'])} |"
+        )
     out.append("")
     return out
 
@@ -68,8 +86,12 @@ def plot_reliability(confidence: Dict[str, Any], path: Path) -> Path:
     for name, marker in (("balanced_output", "o"), ("recall_output", "s")):
         rows = [r for r in confidence["reliability"][name]["rows"] if r["spans"]]
         ece = confidence["reliability"][name]["ece"]
-        ax.plot([r["mean_score"] for r in rows], [r["share_right"] for r in rows], marker=marker,
-                label=f"{name.replace('_output', '')} (ECE {_num(ece)})")
+        ax.plot(
+            [r["mean_score"] for r in rows],
+            [r["share_right"] for r in rows],
+            marker=marker,
+            label=f"{name.replace('_output', '')} (ECE {_num(ece)})",
+        )
     ax.set_xlabel("mean score in band")
     ax.set_ylabel("share of span tokens that are PHI")
     ax.set_xlim(0, 1)
@@ -92,8 +114,14 @@ def plot_pr_curve(confidence: Dict[str, Any], path: Path) -> Path:
     for name, marker in ((BALANCED, "o"), (RECALL, "*")):
         point = confidence["points"][name]
         if point["p"] is not None and point["r"] is not None:
-            ax.plot(point["r"], point["p"], marker=marker, markersize=12, linestyle="none",
-                    label=f"{name}: P {_pct(point['p'])} R {_pct(point['r'])}")
+            ax.plot(
+                point["r"],
+                point["p"],
+                marker=marker,
+                markersize=12,
+                linestyle="none",
+                label=f"{name}: P {_pct(point['p'])} R {_pct(point['r'])}",
+            )
     ax.set_xlabel("binary token recall")
     ax.set_ylabel("binary token precision")
     ax.set_title("Precision-recall over score thresholds")
@@ -109,5 +137,7 @@ def write_confidence_plots(confidence: Dict[str, Any], output_dir: Path) -> Dict
     output_dir = Path(output_dir)
     return {
         "Reliability of span scores": plot_reliability(confidence, output_dir / RELIABILITY_PNG),
-        "Binary-token precision-recall over thresholds": plot_pr_curve(confidence, output_dir / PR_CURVE_PNG),
+        "Binary-token precision-recall over thresholds": plot_pr_curve(
+            confidence, output_dir / PR_CURVE_PNG
+        ),
     }

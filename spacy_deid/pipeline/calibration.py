@@ -9,6 +9,7 @@ PHI. Classes seen fewer than `min_count` times get one smoothed rate. The map
 is plain data ({"classes": {name: {"x": [...], "y": [...]}}}), applied with
 `numpy.interp`, given to `initialize` and saved with the pipeline.
 """
+
 from collections import defaultdict
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -76,7 +77,9 @@ class CalibrationMap:
         return cls((data or {}).get("classes", {}))
 
     @classmethod
-    def fit(cls, records: Iterable[Tuple[str, float, float]], *, min_count: int = 30) -> "CalibrationMap":
+    def fit(
+        cls, records: Iterable[Tuple[str, float, float]], *, min_count: int = 30
+    ) -> "CalibrationMap":
         """Fit from (class, raw score, target share of PHI tokens) records."""
         try:
             from sklearn.isotonic import IsotonicRegression
@@ -96,7 +99,9 @@ class CalibrationMap:
                 rate = (targets.sum() + PRIOR_WEIGHT * prior) / (len(points) + PRIOR_WEIGHT)
                 classes[name] = {"x": [0.0, 1.0], "y": [round(rate, 4)] * 2}
                 continue
-            model = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(raws, targets)
+            model = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(
+                raws, targets
+            )
             xs, ys = _thin(model.X_thresholds_, model.y_thresholds_)
             classes[name] = {"x": xs, "y": ys}
         return cls(classes)

@@ -25,6 +25,7 @@ DocBin and `Doc.to_bytes`. The operating point is a config setting
 (`spacy.load(path, config={"components": {"deid_confidence": {"operating_point": "recall"}}})`)
 or by setting the attribute. See docs/recall.md.
 """
+
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Union
 
@@ -92,9 +93,15 @@ def make_confidence(
 ) -> "PhiConfidence":
     """Create a `deid_confidence` component (the calibration map comes through `initialize`)."""
     return PhiConfidence(
-        nlp.vocab, name, operating_point=operating_point, recall_threshold=recall_threshold,
-        use_safety_net=use_safety_net, candidates_key=candidates_key,
-        safety_net_key=safety_net_key, rejected_key=rejected_key, scorer=scorer,
+        nlp.vocab,
+        name,
+        operating_point=operating_point,
+        recall_threshold=recall_threshold,
+        use_safety_net=use_safety_net,
+        candidates_key=candidates_key,
+        safety_net_key=safety_net_key,
+        rejected_key=rejected_key,
+        scorer=scorer,
     )
 
 
@@ -111,7 +118,9 @@ def score_confidence(examples: Iterable[Example], **kwargs: Any) -> Dict[str, An
     pairs = []
     for eg in examples:
         gold = [(e.start_char, e.end_char, e.label_) for e in eg.reference.ents]
-        pairs.extend((s.score, s.target) for s in doc_scored_spans(eg.predicted, gold) if s.in_output)
+        pairs.extend(
+            (s.score, s.target) for s in doc_scored_spans(eg.predicted, gold) if s.in_output
+        )
     if not pairs:
         return {"phi_score_ece": None, "phi_score_brier": None}
     return {
@@ -182,16 +191,43 @@ class PhiConfidence(Pipe):
                 # Only candidates on tokens no entity covers: the rest could never be
                 # added, and would skew the candidates' calibration.
                 if not any(span.start < e.end and e.start < span.end for e in entities):
-                    spans.append(self._scored(span.start, span.end, span.label_, CANDIDATE_SOURCE, raw, is_entity=False))
+                    spans.append(
+                        self._scored(
+                            span.start,
+                            span.end,
+                            span.label_,
+                            CANDIDATE_SOURCE,
+                            raw,
+                            is_entity=False,
+                        )
+                    )
         for span in doc.spans.get(DROPPED_KEY, []):
             # NER mentions the reconciler removed ("ner|merge:under_rule"): candidates too.
             if not any(span.start < e.end and e.start < span.end for e in entities):
-                raw = sum(token_probs[span.start:span.end]) / max(1, len(span))
-                spans.append(self._scored(span.start, span.end, span.label_, f"{DROPPED_SOURCE}|{span.id_}", raw, is_entity=False))
+                raw = sum(token_probs[span.start : span.end]) / max(1, len(span))
+                spans.append(
+                    self._scored(
+                        span.start,
+                        span.end,
+                        span.label_,
+                        f"{DROPPED_SOURCE}|{span.id_}",
+                        raw,
+                        is_entity=False,
+                    )
+                )
         for span in doc.spans.get(self.safety_net_key, []):
             if (span.start, span.end) not in taken:
-                raw = sum(token_probs[span.start:span.end]) / max(1, len(span))
-                spans.append(self._scored(span.start, span.end, span.label_, span.id_ or "safety_net", raw, is_entity=False))
+                raw = sum(token_probs[span.start : span.end]) / max(1, len(span))
+                spans.append(
+                    self._scored(
+                        span.start,
+                        span.end,
+                        span.label_,
+                        span.id_ or "safety_net",
+                        raw,
+                        is_entity=False,
+                    )
+                )
         return spans
 
     def _entities(self, doc: Doc):
@@ -212,11 +248,15 @@ class PhiConfidence(Pipe):
     def __call__(self, doc: Doc) -> Doc:
         spans = self.scored_spans(doc)
         chosen = select_spans(
-            spans, self.operating_point, recall_threshold=self.recall_threshold,
+            spans,
+            self.operating_point,
+            recall_threshold=self.recall_threshold,
             use_safety_net=self.use_safety_net,
         )
         chosen_ids = {id(s) for s in chosen}
-        rejected = sorted((s for s in spans if id(s) not in chosen_ids), key=lambda s: (s.start, s.end))
+        rejected = sorted(
+            (s for s in spans if id(s) not in chosen_ids), key=lambda s: (s.start, s.end)
+        )
         doc.ents = [Span(doc, s.start, s.end, label=s.label) for s in chosen]
         doc.spans[PROVENANCE_KEY] = self._group(doc, PROVENANCE_KEY, chosen)
         doc.spans[self.rejected_key] = self._group(doc, self.rejected_key, rejected)
@@ -260,13 +300,14 @@ class PhiConfidence(Pipe):
         path.mkdir(parents=True, exist_ok=True)
         srsly.write_json(path / "calibration.json", self.calibration.to_dict())
 
-    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "PhiConfidence":
+    def from_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
+    ) -> "PhiConfidence":
         path = ensure_path(path) / "calibration.json"
         if not path.exists():
             raise ValueError(f"{self.name}: {path} is missing")
         self.calibration = CalibrationMap.from_dict(srsly.read_json(path))
         return self
-
 
 
 # --- adding the components to a trained pipeline ------------------------------------
@@ -282,8 +323,14 @@ def add_confidence_pipes(nlp: Language) -> List[str]:
     if "deid_ner_scores" not in names and "ner" in names:
         nlp.add_pipe("deid_ner_scores", after="ner")
         added.append("deid_ner_scores")
-    anchor = next((n for n in ("deid_reconciler", "deid_phi_rules", "deid_ner_scores", "ner")
-                   if n in nlp.pipe_names), None)
+    anchor = next(
+        (
+            n
+            for n in ("deid_reconciler", "deid_phi_rules", "deid_ner_scores", "ner")
+            if n in nlp.pipe_names
+        ),
+        None,
+    )
     where = {"after": anchor} if anchor else {}
     if "deid_lexicon" not in names:
         # The safety net reads its job-title and institution tags (token attributes only).
@@ -294,14 +341,19 @@ def add_confidence_pipes(nlp: Language) -> List[str]:
         nlp.add_pipe("deid_safety_net", **where)
         added.append("deid_safety_net")
     if "deid_confidence" not in names:
-        nlp.add_pipe("deid_confidence", after="deid_safety_net" if "deid_safety_net" in nlp.pipe_names else anchor)
+        nlp.add_pipe(
+            "deid_confidence",
+            after="deid_safety_net" if "deid_safety_net" in nlp.pipe_names else anchor,
+        )
         added.append("deid_confidence")
     for name in added:
         nlp.get_pipe(name).initialize(nlp=nlp)
     return added
 
 
-def load_at_operating_point(model: Union[str, Path], operating_point: Optional[OperatingPoint] = None) -> Language:
+def load_at_operating_point(
+    model: Union[str, Path], operating_point: Optional[OperatingPoint] = None
+) -> Language:
     """Load a pipeline; with an operating point, set it on `deid_confidence` (adding
     the confidence components with the packaged calibration where the pipeline has none)."""
     import spacy

@@ -20,6 +20,7 @@ The tok2vec or transformer output the NER listens to is read from the Doc
 (`doc.tensor`, `doc._.trf_data`), so nothing is computed twice but the
 decoding. See docs/recall.md.
 """
+
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from spacy.language import Language
@@ -58,8 +59,13 @@ def make_ner_scores(
 ) -> "NerScores":
     """Create a `deid_ner_scores` component (reads the pipe called `ner_name`)."""
     return NerScores(
-        nlp, name, ner_name=ner_name, spans_key=spans_key, beam_width=beam_width,
-        beam_density=beam_density, min_score=min_score,
+        nlp,
+        name,
+        ner_name=ner_name,
+        spans_key=spans_key,
+        beam_width=beam_width,
+        beam_density=beam_density,
+        min_score=min_score,
     )
 
 

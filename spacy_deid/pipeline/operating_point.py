@@ -8,6 +8,7 @@
 Where spans overlap, entities win, then higher scores. The same function
 serves the component and the evaluation's precision-recall curve.
 """
+
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Union
 
@@ -36,7 +37,7 @@ class ScoredSpan:
 
 
 def parse_operating_point(value: OperatingPoint) -> OperatingPoint:
-    """"balanced", "recall", or a threshold in 0..1 (given as a number or a string)."""
+    """ "balanced", "recall", or a threshold in 0..1 (given as a number or a string)."""
     if isinstance(value, str) and value.strip().lower() in NAMED_POINTS:
         return value.strip().lower()
     try:
@@ -51,7 +52,10 @@ def parse_operating_point(value: OperatingPoint) -> OperatingPoint:
 
 
 def select_spans(
-    spans: Sequence[ScoredSpan], point: OperatingPoint, *, recall_threshold: float,
+    spans: Sequence[ScoredSpan],
+    point: OperatingPoint,
+    *,
+    recall_threshold: float,
     use_safety_net: bool = True,
 ) -> List[ScoredSpan]:
     """The non-overlapping spans that become `doc.ents` at `point`, by start."""

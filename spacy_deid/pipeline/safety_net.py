@@ -22,6 +22,7 @@ only proposes: `deid_confidence` scores the spans and uses them at the
 `recall` operating point (spacy_deid/pipeline/confidence.py). The word lists
 arrive through `initialize` and are saved by `to_disk`. See docs/recall.md.
 """
+
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
@@ -45,55 +46,196 @@ SOURCE = "safety_net"
 # a capitalised word is a person's name far more often than not in notes.
 TITLES = frozenset({"dr", "doctor", "mr", "mrs", "ms", "miss", "mx", "prof", "professor"})
 DOCTOR_TITLES = frozenset({"dr", "doctor", "prof", "professor"})
-RELATIONS = frozenset({
-    "son", "daughter", "wife", "husband", "spouse", "partner", "mother", "father", "mom",
-    "dad", "brother", "sister", "sibling", "boyfriend", "girlfriend", "fiance", "fiancee",
-    "aunt", "uncle", "grandmother", "grandfather", "grandma", "grandpa", "cousin", "niece",
-    "nephew", "friend", "roommate", "stepmother", "stepfather", "stepson", "stepdaughter",
-    "guardian", "caseworker", "sponsor", "child", "kids", "children",
-})
+RELATIONS = frozenset(
+    {
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "spouse",
+        "partner",
+        "mother",
+        "father",
+        "mom",
+        "dad",
+        "brother",
+        "sister",
+        "sibling",
+        "boyfriend",
+        "girlfriend",
+        "fiance",
+        "fiancee",
+        "aunt",
+        "uncle",
+        "grandmother",
+        "grandfather",
+        "grandma",
+        "grandpa",
+        "cousin",
+        "niece",
+        "nephew",
+        "friend",
+        "roommate",
+        "stepmother",
+        "stepfather",
+        "stepson",
+        "stepdaughter",
+        "guardian",
+        "caseworker",
+        "sponsor",
+        "child",
+        "kids",
+        "children",
+    }
+)
 # Words allowed between a relation word and the name ("her son, named Tom").
 RELATION_GAP = frozenset({",", "named", "is", "was", "called", "(", ":"})
 # Normalised attribute names (data/attribute_names.jsonl) whose values are names.
 NAME_ATTRIBUTES = frozenset({"name", "referral_source", "pcp", "clinician", "emergency_contact"})
 DOCTOR_ATTRIBUTES = frozenset({"referral_source", "pcp", "clinician"})
 # First word of a signature line.
-SIGNATURE_STARTS = frozenset({
-    "signed", "electronically", "attending", "dictated", "author", "cosigned",
-    "co-signed", "reviewed", "provider", "clinician", "resident", "/s/", "transcribed",
-})
-ID_CUES = frozenset({
-    "mrn", "id", "#", "number", "no", "acct", "account", "record", "ssn", "license", "lic",
-    "dea", "npi", "member", "policy", "badge", "chart", "case", "identifier", "serial",
-    "plate", "vin", "device",
-})
-ID_ATTRIBUTES = frozenset({"mrn", "id_number", "account", "license", "ssn", "health_plan", "username"})
+SIGNATURE_STARTS = frozenset(
+    {
+        "signed",
+        "electronically",
+        "attending",
+        "dictated",
+        "author",
+        "cosigned",
+        "co-signed",
+        "reviewed",
+        "provider",
+        "clinician",
+        "resident",
+        "/s/",
+        "transcribed",
+    }
+)
+ID_CUES = frozenset(
+    {
+        "mrn",
+        "id",
+        "#",
+        "number",
+        "no",
+        "acct",
+        "account",
+        "record",
+        "ssn",
+        "license",
+        "lic",
+        "dea",
+        "npi",
+        "member",
+        "policy",
+        "badge",
+        "chart",
+        "case",
+        "identifier",
+        "serial",
+        "plate",
+        "vin",
+        "device",
+    }
+)
+ID_ATTRIBUTES = frozenset(
+    {"mrn", "id_number", "account", "license", "ssn", "health_plan", "username"}
+)
 # Sentence and line ends: a capitalised word after these is not evidence of a name.
 SENTENCE_ENDS = frozenset({".", "!", "?", ":", ";", "-", "*", "•", ")", "]"})
 
 # Credentials after a comma mark a signature line ("Ann Lee-Ray, MD"); the name
 # is what comes before the first comma.
-CREDENTIALS = frozenset({
-    "md", "do", "np", "pa", "pa-c", "phd", "psyd", "lcsw", "lmhc", "lpc", "lmft", "rn",
-    "aprn", "pmhnp", "pmhnp-bc", "dnp", "msw", "mft", "fnp", "crnp", "lcsw-c", "lpcc", "mph",
-    "licsw", "lmsw", "ladc", "cadc", "bcba",
-})
+CREDENTIALS = frozenset(
+    {
+        "md",
+        "do",
+        "np",
+        "pa",
+        "pa-c",
+        "phd",
+        "psyd",
+        "lcsw",
+        "lmhc",
+        "lpc",
+        "lmft",
+        "rn",
+        "aprn",
+        "pmhnp",
+        "pmhnp-bc",
+        "dnp",
+        "msw",
+        "mft",
+        "fnp",
+        "crnp",
+        "lcsw-c",
+        "lpcc",
+        "mph",
+        "licsw",
+        "lmsw",
+        "ladc",
+        "cadc",
+        "bcba",
+    }
+)
 # Words that join the parts of an institution's name ("Institute of Technology").
 INSTITUTION_JOINERS = frozenset({"of", "and", "&", "de", "for", "the", "la", "del"})
 # An institution's name has a rare word ("Ridgefield") or one of these heads;
 # without either, a capitalised run is a heading ("Psychiatric Evaluation").
-INSTITUTION_HEADS = frozenset({
-    "hospital", "center", "centre", "clinic", "program", "programme", "institute", "school",
-    "college", "university", "academy", "team", "facility", "manor", "infirmary", "sanatorium",
-    "church", "parish", "foundation", "associates", "partners",
-})
+INSTITUTION_HEADS = frozenset(
+    {
+        "hospital",
+        "center",
+        "centre",
+        "clinic",
+        "program",
+        "programme",
+        "institute",
+        "school",
+        "college",
+        "university",
+        "academy",
+        "team",
+        "facility",
+        "manor",
+        "infirmary",
+        "sanatorium",
+        "church",
+        "parish",
+        "foundation",
+        "associates",
+        "partners",
+    }
+)
 # Words just before an occupation ("is a", "works as", "retired", "(44, ").
-OCCUPATION_CUES = frozenset({
-    "a", "an", "as", "retired", "former", "works", "worked", "employed", "job", "career",
-    "profession", "occupation", "unemployed", "part-time", "full-time",
-    # "47 yo married attending anesthesiologist"
-    "yo", "y/o", "year-old", "single", "married", "divorced", "widowed", "separated",
-})
+OCCUPATION_CUES = frozenset(
+    {
+        "a",
+        "an",
+        "as",
+        "retired",
+        "former",
+        "works",
+        "worked",
+        "employed",
+        "job",
+        "career",
+        "profession",
+        "occupation",
+        "unemployed",
+        "part-time",
+        "full-time",
+        # "47 yo married attending anesthesiologist"
+        "yo",
+        "y/o",
+        "year-old",
+        "single",
+        "married",
+        "divorced",
+        "widowed",
+        "separated",
+    }
+)
 # Span groups whose tokens are never proposed (section headers are not PHI).
 SECTIONS_KEY = "sections"
 
@@ -142,8 +284,13 @@ def make_safety_net(
 ) -> "SafetyNet":
     """Create a `deid_safety_net` (word lists come through `initialize`)."""
     return SafetyNet(
-        nlp.vocab, name, spans_key=spans_key, common_zipf=common_zipf, stop_zipf=stop_zipf,
-        max_name_tokens=max_name_tokens, id_window=id_window,
+        nlp.vocab,
+        name,
+        spans_key=spans_key,
+        common_zipf=common_zipf,
+        stop_zipf=stop_zipf,
+        max_name_tokens=max_name_tokens,
+        id_window=id_window,
     )
 
 
@@ -254,7 +401,10 @@ class SafetyNet(Pipe):
         doc.spans[self.spans_key] = SpanGroup(
             doc,
             name=self.spans_key,
-            spans=[Span(doc, s, e, label=label, span_id=f"{SOURCE}:{cue}") for s, e, label, cue in proposals],
+            spans=[
+                Span(doc, s, e, label=label, span_id=f"{SOURCE}:{cue}")
+                for s, e, label, cue in proposals
+            ],
         )
         return doc
 
@@ -269,7 +419,9 @@ class SafetyNet(Pipe):
                 continue
             line_start = self._line_start(doc, i)
             if line_start != signature_line:
-                first = next((t for t in doc[line_start:i + 1] if not t.is_space and not t.is_punct), None)
+                first = next(
+                    (t for t in doc[line_start : i + 1] if not t.is_space and not t.is_punct), None
+                )
                 if first is not None and first.lower_ in SIGNATURE_STARTS:
                     signature_line = line_start
             # "Ann Lee-Ray, MD": only when the name opens its line.
@@ -279,10 +431,18 @@ class SafetyNet(Pipe):
             attribute = token._.attribute_name
             before = self._cue_before(doc, i)
             if before is not None and self._nameish(token, strong=True):
-                cue, label = ("title", labels.DOCTOR) if before == "doctor_title" else (before, labels.PATIENT)
+                cue, label = (
+                    ("title", labels.DOCTOR)
+                    if before == "doctor_title"
+                    else (before, labels.PATIENT)
+                )
             elif attribute in NAME_ATTRIBUTES and self._nameish(token, strong=True):
-                cue, label = "attribute", labels.DOCTOR if attribute in DOCTOR_ATTRIBUTES else labels.PATIENT
-            elif (signature_line == line_start or name_before_credential) and self._nameish(token, strong=True):
+                cue, label = "attribute", (
+                    labels.DOCTOR if attribute in DOCTOR_ATTRIBUTES else labels.PATIENT
+                )
+            elif (signature_line == line_start or name_before_credential) and self._nameish(
+                token, strong=True
+            ):
                 cue, label = "signature", labels.DOCTOR
             elif self._nameish(token, strong=False) and not self._sentence_initial(doc, i):
                 cue, label = "capitalised", labels.PATIENT
@@ -292,14 +452,21 @@ class SafetyNet(Pipe):
             end = i + 1
             # The rest of the name: more capitalised words (and initials' dots).
             while (
-                end < len(doc) and sum(t.is_alpha for t in doc[i:end]) < self.max_name_tokens and not covered[end]
+                end < len(doc)
+                and sum(t.is_alpha for t in doc[i:end]) < self.max_name_tokens
+                and not covered[end]
                 and "\n" not in doc[end - 1].whitespace_
                 and (
                     self._nameish(doc[end], strong=True)
                     or (doc[end].text == "." and len(doc[end - 1]) == 1)
                     # hyphenated surnames: "Brennan-Sy"
-                    or (doc[end].text == "-" and not doc[end - 1].whitespace_ and end + 1 < len(doc)
-                        and not doc[end].whitespace_ and self._nameish(doc[end + 1], strong=True))
+                    or (
+                        doc[end].text == "-"
+                        and not doc[end - 1].whitespace_
+                        and end + 1 < len(doc)
+                        and not doc[end].whitespace_
+                        and self._nameish(doc[end + 1], strong=True)
+                    )
                 )
             ):
                 end += 1
@@ -310,7 +477,11 @@ class SafetyNet(Pipe):
         return found
 
     def _name_part(self, token: Token) -> bool:
-        return token.text in ("-", ".") or self._nameish(token, strong=True) or (token.is_alpha and len(token) == 1)
+        return (
+            token.text in ("-", ".")
+            or self._nameish(token, strong=True)
+            or (token.is_alpha and len(token) == 1)
+        )
 
     def _before_credential(self, doc: Doc, i: int) -> bool:
         """Token i is in a name that runs up to ", MD" on its line (a signature)."""
@@ -319,13 +490,17 @@ class SafetyNet(Pipe):
             if not self._name_part(doc[j]) or "\n" in doc[j].whitespace_:
                 return False
             j += 1
-        return j + 1 < len(doc) and doc[j].text == "," and doc[j + 1].lower_.rstrip(".") in CREDENTIALS
+        return (
+            j + 1 < len(doc) and doc[j].text == "," and doc[j + 1].lower_.rstrip(".") in CREDENTIALS
+        )
 
     @staticmethod
     def _capitalised(token: Token) -> bool:
         return token.is_alpha and token.text[0].isupper()
 
-    def _institutions(self, doc: Doc, covered: List[bool], headers: List[bool]) -> List[Tuple[int, int, str, str]]:
+    def _institutions(
+        self, doc: Doc, covered: List[bool], headers: List[bool]
+    ) -> List[Tuple[int, int, str, str]]:
         """Runs of capitalised words with an institution word ("Ridgefield VA Medical
         Center", "Early Psychosis Program"), joined by "of", "and", "&"; one line."""
         found: List[Tuple[int, int, str, str]] = []
@@ -335,26 +510,43 @@ class SafetyNet(Pipe):
                 i += 1
                 continue
             end = i + 1
-            while end < len(doc) and not covered[end] and not headers[end] and "\n" not in doc[end - 1].whitespace_:
+            while (
+                end < len(doc)
+                and not covered[end]
+                and not headers[end]
+                and "\n" not in doc[end - 1].whitespace_
+            ):
                 nxt = doc[end]
                 if self._capitalised(nxt):
                     end += 1
-                elif (nxt.lower_ in INSTITUTION_JOINERS and end + 1 < len(doc) and not covered[end + 1]
-                      and self._capitalised(doc[end + 1]) and "\n" not in nxt.whitespace_):
+                elif (
+                    nxt.lower_ in INSTITUTION_JOINERS
+                    and end + 1 < len(doc)
+                    and not covered[end + 1]
+                    and self._capitalised(doc[end + 1])
+                    and "\n" not in nxt.whitespace_
+                ):
                     end += 2
                 else:
                     break
             # A capitalised common word opening a sentence is not part of the name.
-            while end - i > 1 and self._sentence_initial(doc, i) and self._zipf(doc[i]) >= self.common_zipf \
-                    and INSTITUTION not in (doc[i]._.lexicon or ""):
+            while (
+                end - i > 1
+                and self._sentence_initial(doc, i)
+                and self._zipf(doc[i]) >= self.common_zipf
+                and INSTITUTION not in (doc[i]._.lexicon or "")
+            ):
                 i += 1
             run = doc[i:end]
             kinds = [t._.lexicon or "" for t in run]
             has_head = any(t.lower_ in INSTITUTION_HEADS for t in run)
             # In capitals, a rare word is no evidence (whole paragraphs are shouted).
-            named = has_head or (not run.text.isupper() and any(
-                self._zipf(t) < self.common_zipf and t.lower_ not in self.clinical for t in run
-            ))
+            named = has_head or (
+                not run.text.isupper()
+                and any(
+                    self._zipf(t) < self.common_zipf and t.lower_ not in self.clinical for t in run
+                )
+            )
             if len(run) >= 2 and named and any(INSTITUTION in k.split("|") for k in kinds):
                 found.append((i, end, labels.HOSPITAL, "institution"))
             i = end
@@ -370,16 +562,21 @@ class SafetyNet(Pipe):
                 i += 1
                 continue
             end = i + 1
-            while end < len(doc) and not covered[end] and JOB in (doc[end]._.lexicon or "").split("|"):
+            while (
+                end < len(doc) and not covered[end] and JOB in (doc[end]._.lexicon or "").split("|")
+            ):
                 end += 1
             run = doc[i:end]
-            before = doc[max(0, i - 3):i]
+            before = doc[max(0, i - 3) : i]
             cued = any(t.lower_ in OCCUPATION_CUES for t in before) or (
                 len(before) >= 2 and before[-1].text == "," and before[-2].like_num
             )
             if cued and not all(
-                t.lower_ in self.clinical or t.lower_ in CUE_WORDS or self._zipf(t) >= self.stop_zipf
-                or not t.is_alpha for t in run
+                t.lower_ in self.clinical
+                or t.lower_ in CUE_WORDS
+                or self._zipf(t) >= self.stop_zipf
+                or not t.is_alpha
+                for t in run
             ):
                 found.append((i, end, labels.PROFESSION, "occupation"))
             i = end
@@ -391,7 +588,11 @@ class SafetyNet(Pipe):
         while i < len(doc):
             # A whitespace-free run of tokens: the splitter may have cut "AB123" in two.
             end = i + 1
-            while end < len(doc) and not doc[end - 1].whitespace_ and (doc[end].is_alpha or doc[end].is_digit or doc[end].text in "-/"):
+            while (
+                end < len(doc)
+                and not doc[end - 1].whitespace_
+                and (doc[end].is_alpha or doc[end].is_digit or doc[end].text in "-/")
+            ):
                 end += 1
             while end > i + 1 and not (doc[end - 1].is_alpha or doc[end - 1].is_digit):
                 end -= 1
@@ -400,7 +601,7 @@ class SafetyNet(Pipe):
                 i = end
                 continue
             attribute = doc[i]._.attribute_name
-            window = doc[max(0, i - self.id_window):i]
+            window = doc[max(0, i - self.id_window) : i]
             if attribute in ID_ATTRIBUTES or any(t.lower_ in ID_CUES for t in window):
                 found.append((i, end, labels.IDNUM, "id_cue"))
             i = end
@@ -451,5 +652,8 @@ class SafetyNet(Pipe):
         for name in ("clinical_vocabulary.json", "common_words.json"):
             if not (path / name).exists():
                 raise ValueError(f"{self.name}: {path / name} is missing")
-        self._set_data(srsly.read_json(path / "clinical_vocabulary.json"), srsly.read_json(path / "common_words.json"))
+        self._set_data(
+            srsly.read_json(path / "clinical_vocabulary.json"),
+            srsly.read_json(path / "common_words.json"),
+        )
         return self

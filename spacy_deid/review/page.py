@@ -12,6 +12,7 @@ the page makes no request of any kind, so it can be opened offline.
 The page SHOWS NOTE TEXT (that is its purpose): it is for reviewers who may
 see the notes, and it says so at the top.
 """
+
 import html
 from collections import Counter
 from dataclasses import dataclass, field
@@ -43,19 +44,24 @@ DEFAULT_LOW_SCORE = 0.5
 DEFAULT_SHOW_REJECTED = 0.1
 
 STYLE = """
-body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:2em;color:#222;max-width:70em}
-.notice{border:2px solid #b00;background:#fff0f0;padding:.8em 1em;font-weight:bold;border-radius:4px}
-table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
+body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;
+  margin:2em;color:#222;max-width:70em}
+.notice{border:2px solid #b00;background:#fff0f0;padding:.8em 1em;
+  font-weight:bold;border-radius:4px}
+table{border-collapse:collapse;margin:1em 0}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
 th:first-child,td:first-child{text-align:left}
 .note{border-top:1px solid #999;margin-top:2em}.note h2{font-size:1.1em}
 .text{white-space:pre-wrap;line-height:2.4;font-size:15px}
-mark.phi{padding:.2em .35em;margin:0 .15em;border-radius:.35em;line-height:1;border:2px solid transparent}
+mark.phi{padding:.2em .35em;margin:0 .15em;border-radius:.35em;line-height:1;
+  border:2px solid transparent}
 mark.phi.low{border:2px dashed #b00}
 mark.phi.rejected{background:transparent!important;border:2px dotted #888}
-.phi-label{font-size:.6em;font-weight:bold;line-height:1;border-radius:.35em;text-transform:uppercase;
-vertical-align:middle;margin-left:.5em}
+.phi-label{font-size:.6em;font-weight:bold;line-height:1;border-radius:.35em;
+  text-transform:uppercase;vertical-align:middle;margin-left:.5em}
 .phi-flag{font-size:.6em;font-weight:bold;color:#b00;margin-left:.25em}
-.legend span{display:inline-block;padding:.15em .5em;margin:.1em;border-radius:.35em;font-size:.85em}
+.legend span{display:inline-block;padding:.15em .5em;margin:.1em;
+  border-radius:.35em;font-size:.85em}
 """
 
 
@@ -85,10 +91,14 @@ class ReviewNote:
         return sum(1 - abs(2 * s.score - 1) for s in self.spans if s.score is not None)
 
     def low(self, low_score: float) -> int:
-        return sum(1 for s in self.spans if s.removed and s.score is not None and s.score < low_score)
+        return sum(
+            1 for s in self.spans if s.removed and s.score is not None and s.score < low_score
+        )
 
 
-def review_note(doc: Doc, note_id: str, *, show_rejected: float = DEFAULT_SHOW_REJECTED) -> ReviewNote:
+def review_note(
+    doc: Doc, note_id: str, *, show_rejected: float = DEFAULT_SHOW_REJECTED
+) -> ReviewNote:
     """A Doc's removed spans (doc.ents) and its high-scoring rejected spans."""
     spans: List[ReviewSpan] = []
     groups = {key: doc.spans.get(key) for key in (PROVENANCE_KEY, REJECTED_KEY)}
@@ -103,8 +113,16 @@ def review_note(doc: Doc, note_id: str, *, show_rejected: float = DEFAULT_SHOW_R
             scored[(span.start_char, span.end_char, key)] = score
     for ent in doc.ents:
         key = (ent.start_char, ent.end_char, PROVENANCE_KEY)
-        spans.append(ReviewSpan(ent.start_char, ent.end_char, ent.label_, scored.get(key),
-                                provenance.get(key, "ner"), True))
+        spans.append(
+            ReviewSpan(
+                ent.start_char,
+                ent.end_char,
+                ent.label_,
+                scored.get(key),
+                provenance.get(key, "ner"),
+                True,
+            )
+        )
     taken = [(s.start_char, s.end_char) for s in spans]
     rejected = groups[REJECTED_KEY]
     if rejected is not None:
@@ -115,8 +133,11 @@ def review_note(doc: Doc, note_id: str, *, show_rejected: float = DEFAULT_SHOW_R
             if any(span.start_char < e and s < span.end_char for s, e in taken):
                 continue
             taken.append((span.start_char, span.end_char))
-            spans.append(ReviewSpan(span.start_char, span.end_char, span.label_, float(score),
-                                    span.id_ or "", False))
+            spans.append(
+                ReviewSpan(
+                    span.start_char, span.end_char, span.label_, float(score), span.id_ or "", False
+                )
+            )
     spans.sort(key=lambda s: s.start_char)
     return ReviewNote(note_id, doc.text, spans)
 
@@ -128,13 +149,22 @@ def _esc(text: str) -> str:
 def _mark(note: ReviewNote, span: ReviewSpan, low_score: float) -> str:
     colour = CATEGORY_COLOURS[span.category]
     low = span.removed and span.score is not None and span.score < low_score
-    classes = ["phi", f"cat-{span.category.lower()}"] + (["low"] if low else []) + ([] if span.removed else ["rejected"])
+    classes = (
+        ["phi", f"cat-{span.category.lower()}"]
+        + (["low"] if low else [])
+        + ([] if span.removed else ["rejected"])
+    )
     score = "–" if span.score is None else f"{span.score:.2f}"
     state = "removed" if span.removed else "NOT removed (below the operating point)"
     title = f"{span.label} · score {score} · {span.provenance or 'unknown'} · {state}"
-    flag = '<span class="phi-flag" aria-label="low confidence">?</span>' if low or not span.removed else ""
+    flag = (
+        '<span class="phi-flag" aria-label="low confidence">?</span>'
+        if low or not span.removed
+        else ""
+    )
     return (
-        f'<mark class="{" ".join(classes)}" style="background:{colour}" data-label="{_esc(span.label)}" '
+        f'<mark class="{" ".join(classes)}" style="background:{colour}" '
+        f'data-label="{_esc(span.label)}" '
         f'data-score="{score}" data-provenance="{_esc(span.provenance)}" '
         f'data-removed="{str(span.removed).lower()}" title="{_esc(title)}">'
         f"{_esc(note.text[span.start_char:span.end_char])}"
@@ -148,7 +178,7 @@ def render_note_text(note: ReviewNote, low_score: float) -> str:
     for span in note.spans:
         if span.start_char < position:  # overlapping spans are never drawn twice
             continue
-        out.append(_esc(note.text[position:span.start_char]))
+        out.append(_esc(note.text[position : span.start_char]))
         out.append(_mark(note, span, low_score))
         position = span.end_char
     out.append(_esc(note.text[position:]))
@@ -168,10 +198,14 @@ def _summary(notes: Sequence[ReviewNote], low_score: float) -> List[str]:
         f"<p>{len(notes)} notes; {total_low} removed spans scored below {low_score:.2f} "
         f"(dashed, “?”); {total_rejected} spans scored but not removed (dotted).</p>"
     )
-    out.append("<table><tr><th>note</th><th>uncertainty</th><th>removed</th><th>low</th><th>not removed</th></tr>")
+    out.append(
+        "<table><tr><th>note</th><th>uncertainty</th><th>removed</th><th>low</th>"
+        "<th>not removed</th></tr>"
+    )
     for i, note in enumerate(notes):
         out.append(
-            f'<tr><td><a href="#note-{i}">{_esc(note.note_id)}</a></td><td>{note.uncertainty():.2f}</td>'
+            f'<tr><td><a href="#note-{i}">{_esc(note.note_id)}</a></td>'
+            f"<td>{note.uncertainty():.2f}</td>"
             f"<td>{sum(1 for s in note.spans if s.removed)}</td><td>{note.low(low_score)}</td>"
             f"<td>{sum(1 for s in note.spans if not s.removed)}</td></tr>"
         )
@@ -180,8 +214,12 @@ def _summary(notes: Sequence[ReviewNote], low_score: float) -> List[str]:
 
 
 def render_page(
-    notes: Iterable[ReviewNote], *, title: str = "spacy-deid review", low_score: float = DEFAULT_LOW_SCORE,
-    sort: str = "uncertainty", operating_point: Optional[str] = None,
+    notes: Iterable[ReviewNote],
+    *,
+    title: str = "spacy-deid review",
+    low_score: float = DEFAULT_LOW_SCORE,
+    sort: str = "uncertainty",
+    operating_point: Optional[str] = None,
 ) -> str:
     """The whole page as a string (UTF-8, no external resources)."""
     notes = list(notes)
@@ -190,19 +228,21 @@ def render_page(
     elif sort != "input":
         raise ValueError(f"sort must be 'uncertainty' or 'input', got {sort!r}")
     legend = "".join(
-        f'<span style="background:{colour}">{_esc(category)}</span>' for category, colour in CATEGORY_COLOURS.items()
+        f'<span style="background:{colour}">{_esc(category)}</span>'
+        for category, colour in CATEGORY_COLOURS.items()
     )
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         # Nothing may be fetched: a strict content security policy says so to the browser too.
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+        '<meta http-equiv="Content-Security-Policy" '
+        "content=\"default-src 'none'; style-src 'unsafe-inline'\">",
         '<meta name="referrer" content="no-referrer">',
         f"<title>{_esc(title)}</title><style>{STYLE}</style></head><body>",
         f'<p class="notice" id="notice">{_esc(NOTICE)}</p>',
         f"<h1>{_esc(title)}</h1>",
-        f"<p>Operating point: {_esc(operating_point or 'as configured')}. Hover a span for its subtype, "
-        "score and provenance.</p>",
+        f"<p>Operating point: {_esc(operating_point or 'as configured')}. "
+        "Hover a span for its subtype, score and provenance.</p>",
         f'<p class="legend">{legend}</p>',
     ]
     out += _summary(notes, low_score)
