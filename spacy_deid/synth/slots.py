@@ -192,6 +192,8 @@ def _clinician(ctx: NoteContext, which: str) -> Clinician:
 def _doctor_segments(ctx: NoteContext, clin: Clinician, form: str) -> List[Seg]:
     p = clin.person
     cred = clin.credential or "MD"
+    if re.search(r"[-' ]", p.last):
+        ctx.phenomena[family_key("composed_surname")] += 1
     dr = ctx.gen.choice(("Dr. ", "Dr. ", "Dr ", "dr. "))
     if form == "dr_last":
         return plain(dr) + phi(labels.DOCTOR, p.last)
@@ -878,13 +880,6 @@ def nick_name(ctx, arg):
                 + plain(f"{quote_close} ") + phi(label, person.last))
     return (phi(label, f"{person.first} {person.last}") + plain(f" ({quote_open}")
             + phi(label, nick) + plain(f"{quote_close})"))
-
-
-@slot("nick")
-def nick(ctx, arg):
-    """The nickname alone, as the note keeps using it: "Bobby"."""
-    person, label = _person_for(ctx, arg)
-    return phi(label, _nickname(ctx.gen, person.first))
 
 
 @slot("lone_first")
