@@ -109,7 +109,8 @@ def spark_runs(model, records, work, master, partitions, repeats, words):
         total = sum(counts.values())
         runs.append(
             {
-                "system": f"spark {master}" + (" (first run)" if repeat == 0 else " (warm workers)"),
+                "system": f"spark {master}"
+                + (" (first run)" if repeat == 0 else " (warm workers)"),
                 "notes": total,
                 "statuses": counts,
                 "seconds": round(seconds, 2),

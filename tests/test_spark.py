@@ -187,7 +187,9 @@ def test_spark_equals_single_machine_for_any_partitioning(
     assert len(rows) == N_NOTES
     got = _as_reference(rows)
     differing = sorted(k for k in expected_text if got.get(k) != expected_text[k])
-    assert not differing, f"{len(differing)} notes differ from single-machine, first ids: {differing[:5]}"
+    assert (
+        not differing
+    ), f"{len(differing)} notes differ from single-machine, first ids: {differing[:5]}"
     assert len(mapping_rows) == N_PATIENTS
     assert mapping_from_rows(mapping_rows).to_dict()["patients"] == expected_mapping
 
@@ -335,7 +337,9 @@ def test_released_spans_carry_the_score_of_their_span(ents, n_spans, scores):
     from spacy_deid.deid import Deidentifier
 
     text = "John Joe Bos"
-    spans = [{"start": s, "end": e, "label": "CITY", "score": sc, "source": None} for s, e, sc in ents]
+    spans = [
+        {"start": s, "end": e, "label": "CITY", "score": sc, "source": None} for s, e, sc in ents
+    ]
     released = Deidentifier("placeholder", seed="s").release(
         text, [(s["start"], s["end"], s["label"]) for s in spans]
     )
@@ -363,7 +367,11 @@ def test_settings_rebuild_a_config_deidentifier():
     from spacy_deid.deid import Deidentifier
 
     deid = Deidentifier(
-        "numbered", {"DATE": "shift", "AGE": "keep"}, "s", date_shift_min_days=3, date_shift_max_days=9
+        "numbered",
+        {"DATE": "shift", "AGE": "keep"},
+        "s",
+        date_shift_min_days=3,
+        date_shift_max_days=9,
     )
     rebuilt = DeidSettings.from_deidentifier(deid, "unused").deidentifier()
     assert rebuilt.operators == deid.operators and rebuilt.date_shift == (3, 9)
@@ -392,3 +400,49 @@ def test_mapping_rows_round_trip_and_refuse_mixed_seeds():
     assert mapping_from_rows(rows).to_dict() == mapping.to_dict()
     with pytest.raises(ValueError, match="seeds"):
         mapping_from_rows(rows + [{"patient_id": "P2", "seed": "t", "state": "{}"}])
+
+
+@pytest.mark.parametrize(
+    "orders,expected",
+    [
+        # (order value, note id) -> release order: by order, missing last, then note id
+        ([(2, "a"), (1, "b"), (None, "c")], ["b", "a", "c"]),
+        ([(float("nan"), "a"), (5.0, "b")], ["b", "a"]),
+        ([(None, "b"), (None, "a")], ["a", "b"]),
+        ([("2094-01-02", "x"), ("2094-01-01", "y")], ["y", "x"]),
+    ],
+)
+def test_a_patients_notes_are_released_in_a_fixed_order(orders, expected):
+    from spacy_deid.spark.schemas import ORDER
+    from spacy_deid.spark.worker import _order_key
+
+    rows = [{ORDER: order, "note_id": note_id, "text": ""} for order, note_id in orders]
+    for shuffled in (rows, rows[::-1]):
+        assert [r["note_id"] for r in sorted(shuffled, key=_order_key)] == expected
+
+
+def test_release_refuses_a_mapping_made_with_another_seed():
+    import pandas as pd
+
+    from spacy_deid.spark.schemas import ORDER, STATUS
+    from spacy_deid.spark.worker import release_patient
+
+    notes = pd.DataFrame(
+        [
+            {
+                "note_id": "n1",
+                "text": "x",
+                ORDER: None,
+                STATUS: status.OK,
+                "error_type": None,
+                "ents": [],
+            }
+        ]
+    )
+    prior = pd.DataFrame([{"patient_id": "P1", "seed": "other", "state": "{}"}])
+    settings = DeidSettings(model="unused", seed="s")
+    with pytest.raises(ValueError, match="another seed"):
+        release_patient(settings, ("P1", None), notes, prior)
+    released = release_patient(settings, ("P1", None), notes, prior.iloc[:0])
+    assert list(released["kind"]) == ["note", "mapping"]
+    assert released["released_text"].iloc[0] == "x"

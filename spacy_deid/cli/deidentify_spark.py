@@ -17,45 +17,63 @@ from .deidentify import CONFIG_SECTION
 @app.command("deidentify-spark")
 def deidentify_spark_cli(
     input_path: str = typer.Argument(
-        ..., help="Parquet or JSONL notes (a file or folder; any path Spark reads: hdfs://, s3a://, dbfs:/)"
+        ...,
+        help="Parquet or JSONL notes: a file or folder, any path Spark reads (hdfs://, s3a://)",
     ),
     output_path: str = typer.Argument(
-        ..., help="Folder the released notes are appended to (a rerun skips the note ids already there)"
+        ...,
+        help="Folder the released notes are appended to (a rerun skips the note ids already there)",
     ),
     model: str = typer.Option(
         ..., "--model", "-m", help="Pipeline (installed name, or a path every executor can read)"
     ),
     seed: str = typer.Option(
-        ..., "--seed", help="Secret seed for surrogates and date offsets (required: executors share nothing else)"
+        ...,
+        "--seed",
+        help="Secret seed for surrogates and date offsets (required: executors share nothing else)",
     ),
     operator: str = typer.Option(
         ops.PLACEHOLDER,
         "--operator",
         "-o",
-        help=f"Replacement for every subtype: {', '.join(ops.GENERAL_OPERATORS)} (DATE under surrogate is shifted)",
+        help=f"Replacement for every subtype: {', '.join(ops.GENERAL_OPERATORS)} "
+        "(DATE under surrogate is shifted)",
     ),
     subtype_operator: List[str] = typer.Option(
         [], "--subtype-operator", "-s", help="SUBTYPE=operator, repeatable"
     ),
     config: Optional[Path] = typer.Option(
-        None, "--config", "-c", help=f"A .cfg file whose [{CONFIG_SECTION}] block sets the operators"
+        None,
+        "--config",
+        "-c",
+        help=f"A .cfg file whose [{CONFIG_SECTION}] block sets the operators",
     ),
     mapping: Optional[str] = typer.Option(
         None,
         "--mapping",
-        help="Mapping dataset (Parquet; PHI! never beside the output): read if it exists, appended to",
+        help="Mapping dataset (Parquet; PHI! never beside the output): read, then appended to",
     ),
-    date_shift_min: int = typer.Option(-365, "--date-shift-min", help="Smallest date offset, in days"),
-    date_shift_max: int = typer.Option(365, "--date-shift-max", help="Largest date offset, in days"),
+    date_shift_min: int = typer.Option(
+        -365, "--date-shift-min", help="Smallest date offset, in days"
+    ),
+    date_shift_max: int = typer.Option(
+        365, "--date-shift-max", help="Largest date offset, in days"
+    ),
     operating_point: Optional[str] = typer.Option(
         None, "--operating-point", help="balanced, recall or a threshold in 0..1 (as deidentify)"
     ),
-    input_format: str = typer.Option("auto", "--input-format", help="auto (by suffix), parquet or jsonl"),
+    input_format: str = typer.Option(
+        "auto", "--input-format", help="auto (by suffix), parquet or jsonl"
+    ),
     output_format: Optional[str] = typer.Option(
         None, "--output-format", help="parquet or jsonl (default: the input's)"
     ),
-    id_field: str = typer.Option("note_id", "--id-field", help="Column / JSON field with the note id"),
-    text_field: str = typer.Option("text", "--text-field", help="Column / JSON field with the text"),
+    id_field: str = typer.Option(
+        "note_id", "--id-field", help="Column / JSON field with the note id"
+    ),
+    text_field: str = typer.Option(
+        "text", "--text-field", help="Column / JSON field with the text"
+    ),
     patient_field: str = typer.Option(
         "patient_id", "--patient-field", help="Column / JSON field with the patient id"
     ),
@@ -68,9 +86,14 @@ def deidentify_spark_cli(
     partitions: Optional[int] = typer.Option(
         None, "--partitions", min=1, help="Shuffle partitions for the group-by-patient stage"
     ),
-    batch_size: int = typer.Option(32, "--batch-size", "-b", min=1, help="Notes per nlp.pipe batch"),
+    batch_size: int = typer.Option(
+        32, "--batch-size", "-b", min=1, help="Notes per nlp.pipe batch"
+    ),
     max_note_chars: Optional[int] = typer.Option(
-        None, "--max-note-chars", min=1, help="Longer notes get the status too_large (default 2,000,000)"
+        None,
+        "--max-note-chars",
+        min=1,
+        help="Longer notes get the status too_large (default 2,000,000)",
     ),
 ) -> None:
     """De-identify notes on Apache Spark: the same pipeline, operators and
@@ -91,7 +114,9 @@ def deidentify_spark_cli(
     try:
         in_format = spark_io.guess_format(input_path, input_format)
         out_format = spark_io.guess_format(output_path, output_format or in_format)
-        deid = _deidentifier(config, operator, subtype_operator, seed, date_shift_min, date_shift_max)
+        deid = _deidentifier(
+            config, operator, subtype_operator, seed, date_shift_min, date_shift_max
+        )
         columns = Columns(id_field, patient_field, text_field, order_by)
         settings = DeidSettings.from_deidentifier(
             deid,
@@ -148,7 +173,11 @@ def _deidentifier(config, operator, subtype_operator, seed, date_shift_min, date
 
     if not config.is_file():
         raise ValueError(f"--config {config}: no such file")
-    if operator != ops.PLACEHOLDER or subtype_operator or (date_shift_min, date_shift_max) != (-365, 365):
+    if (
+        operator != ops.PLACEHOLDER
+        or subtype_operator
+        or (date_shift_min, date_shift_max) != (-365, 365)
+    ):
         raise ValueError(
             f"operators and date shifts cannot be combined with --config: set them in its "
             f"[{CONFIG_SECTION}] block"

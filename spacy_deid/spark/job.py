@@ -152,7 +152,13 @@ def check_columns(
     """ValueError naming a missing column or a text column that is not text."""
     columns = settings.columns
     fields = {f.name: f.dataType for f in notes.schema.fields}
-    wanted = [columns.note_id, columns.patient_id, columns.text, columns.order_by, input_problem_col]
+    wanted = [
+        columns.note_id,
+        columns.patient_id,
+        columns.text,
+        columns.order_by,
+        input_problem_col,
+    ]
     for name in wanted:
         if name is not None and name not in fields:
             raise ValueError(

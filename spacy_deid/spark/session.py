@@ -8,7 +8,9 @@ from pyspark.sql import SparkSession
 DEFAULT_MASTER = "local[*]"
 
 
-def get_session(master: Optional[str] = None, shuffle_partitions: Optional[int] = None) -> SparkSession:
+def get_session(
+    master: Optional[str] = None, shuffle_partitions: Optional[int] = None
+) -> SparkSession:
     """A session on `master`; without one, the master spark-submit was given,
     else local[*]."""
     builder = SparkSession.builder.appName("spacy-deid")

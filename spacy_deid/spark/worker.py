@@ -45,12 +45,11 @@ def load_pipeline(model: str, operating_point: Optional[str] = None) -> Language
 
 
 def _missing(value: object) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
+    """A null as pandas hands it over: None, NaN (numbers) or NaT (timestamps)."""
+    return value is None or value is pd.NaT or (isinstance(value, float) and math.isnan(value))
 
 
-def detect_frames(
-    settings: DeidSettings, frames: Iterator[pd.DataFrame]
-) -> Iterator[pd.DataFrame]:
+def detect_frames(settings: DeidSettings, frames: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
     """mapInPandas function (bind `settings` with functools.partial): PHI
     spans (`ents`, offsets into the original text) of every row whose status
     is still unset; other rows pass through."""
@@ -150,9 +149,7 @@ def release_patient(
     if not _missing(bad_row):  # rows that never reach release: statuses only
         return _frame([_note_row(r, r[STATUS], r["error_type"]) for r in records])
     state = _prior_state(settings, prior)
-    deid = settings.deidentifier(
-        DeidMapping(seed=settings.seed, patients={patient_id: state})
-    )
+    deid = settings.deidentifier(DeidMapping(seed=settings.seed, patients={patient_id: state}))
     rows = []
     released_any = False
     for record in sorted(records, key=_order_key):
@@ -209,7 +206,11 @@ def _released_spans(text: str, ents: Sequence[Dict], spans) -> List[Dict]:
     """The replacements (offsets into the released text, with their operator),
     each with the score and provenance of the PHI span it replaced."""
     # The release keeps spans in text order and drops those of whitespace alone.
-    kept = [e for e in sorted(ents, key=lambda e: (e["start"], e["end"])) if text[e["start"] : e["end"]].strip()]
+    kept = [
+        e
+        for e in sorted(ents, key=lambda e: (e["start"], e["end"]))
+        if text[e["start"] : e["end"]].strip()
+    ]
     if len(kept) != len(spans):
         kept = [{}] * len(spans)
     return [
