@@ -905,7 +905,8 @@ def formal_unusual(ctx, arg):
 
 CLINICAL_ABBREVIATIONS = ("OSA", "CHF", "MI", "COPD", "HTN", "DM2", "CAD", "CKD", "PE", "DVT",
                           "UTI", "GERD", "TBI", "AFib", "HLD", "BPH", "OA", "RA", "MS", "PD",
-                          "CVA", "TIA", "ESRD", "HCV", "HIV", "SOB", "CP", "N/V", "LOC", "ETOH")
+                          "CVA", "TIA", "ESRD", "HCV", "HIV", "SOB", "CP", "N/V", "LOC", "ETOH",
+                          "Ca", "breast Ca", "prostate Ca", "colon Ca", "NSTEMI", "A-fib")
 LAB_TRAPS = ("Ca 9.2", "Ca 8.4", "Ca++ 1.1", "Mg 1.9", "Na 134", "K 3.4", "Li 0.8", "TSH 4.2",
              "A1c 7.9", "Cr 1.3", "BUN 22", "Hgb 11.8", "INR 2.4", "Ca 10.1", "Phos 3.3")
 DURATIONS_SHORT = ("in 2 wks", "in 4 wks", "x 3 wks", "q2wks", "in 6 mos", "x2d", "x 5 days",
