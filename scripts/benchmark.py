@@ -319,6 +319,11 @@ def markdown(report: Dict[str, Any]) -> str:
         f"{report['machine']['load_average_before']}. Median of {report['passes']} passes, "
         f"load timed apart, whitespace words.",
         "",
+        "words/CPU-s: words per CPU-second that the worker (and its finished children) used;"
+        " where other work shares the machine, words/s drops and words/CPU-s much less.",
+        "Peak MiB: the worker's peak resident memory (VmHWM); with 2 processes also the"
+        " largest child's, which counts the pages it shares with the parent.",
+        "",
         "| system | notes | processes | load s | words/s | words/CPU-s | tokens/s | peak MiB | status |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
@@ -418,10 +423,14 @@ def main(argv: Optional[List[str]] = None) -> None:
                     print(f"{name} | {spec} | {n_process} process(es): "
                           f"{row.get('words_per_second', '-')} words/s, {row['status']}",
                           file=sys.stderr)
-    args.output.mkdir(parents=True, exist_ok=True)
-    (args.output / "benchmark.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    (args.output / "benchmark.md").write_text(markdown(report), encoding="utf-8")
+                    write_report(report, args.output)  # after each row: a long run keeps its figures
     print(markdown(report))
+
+
+def write_report(report: Dict[str, Any], output: Path) -> None:
+    output.mkdir(parents=True, exist_ok=True)
+    (output / "benchmark.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (output / "benchmark.md").write_text(markdown(report), encoding="utf-8")
 
 
 if __name__ == "__main__":
