@@ -120,7 +120,7 @@ class SurrogateGenerator:
         subtype = labels.normalize_subtype(subtype)
         if like is not None and like.strip():
             return self._like(subtype, like)
-        return self._plain[subtype](self)
+        return _PLAIN[subtype](self)
 
     def choice(self, seq):
         return seq[self.rng.randrange(len(seq))]
@@ -491,7 +491,7 @@ class SurrogateGenerator:
         return self.age()
 
     def _name_like(self, like: str) -> str:
-        person = self.person()
+        person = self.person(last=self.last_name())  # a one-word surname keeps the shape
         text = like.strip()
         if re.fullmatch(r"[A-Z]\.?\s?[A-Z]\.?", text):  # initials
             return "".join(c if not c.isalpha() else (person.first[0] if i == 0 else person.last[0])
