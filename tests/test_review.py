@@ -301,3 +301,86 @@ def test_chromium_renders_every_span_of_the_fixture_note(tmp_path):
         if e.get("method") == "Network.requestWillBeSent"
     ]
     assert all(url.startswith("file://") for url in requests), "the page asked for a resource"
+
+
+# --- the command -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def rules_pipeline(tmp_path_factory):
+    """A pipeline without NER: rules, reconciler, safety net and scores."""
+    nlp = spacy.blank("en")
+    for name in (
+        "deid_sections",
+        "deid_phi_rules",
+        "deid_reconciler",
+        "deid_safety_net",
+        "deid_confidence",
+    ):
+        nlp.add_pipe(name)
+    nlp.initialize()
+    path = tmp_path_factory.mktemp("review") / "rules"
+    nlp.to_disk(path)
+    return path
+
+
+def test_review_command_writes_a_private_page(rules_pipeline, tmp_path):
+    from typer.testing import CliRunner
+
+    from spacy_deid.cli import app
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.txt").write_text("Call 617-555-0199 on 4/17/2094.\n", encoding="utf-8")
+    (notes / "b.txt").write_text("Her son Brandolf visited.\n", encoding="utf-8")
+    (notes / "c.txt").write_text("No PHI here.\n", encoding="utf-8")
+    out = tmp_path / "review.html"
+    args = ["review", str(notes), str(out), "--model", str(rules_pipeline)]
+    result = CliRunner().invoke(app, args + ["--operating-point", "recall"])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert NOTICE in page and "Operating point: recall" in page
+    assert all(f'data-note-id="{n}"' in page for n in ("a", "b", "c"))
+    assert 'data-label="PHONE"' in page and "safety_net:relation" in page
+    assert out.stat().st_mode & 0o077 == 0  # owner only: it holds note text
+    assert "617-555-0199" not in result.output and "Brandolf" not in result.output
+    result = CliRunner().invoke(app, args + ["--sample", "2", "--sort", "input"])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").count('<section class="note"') == 2
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (["--sort", "alphabetical"], "--sort"),
+        (["--operating-point", "loose"], "operating point"),
+    ],
+)
+def test_review_command_refuses_bad_options(rules_pipeline, tmp_path, extra, message):
+    from typer.testing import CliRunner
+
+    from spacy_deid.cli import app
+
+    (tmp_path / "n.txt").write_text("Text.\n", encoding="utf-8")
+    args = [
+        "review",
+        str(tmp_path / "n.txt"),
+        str(tmp_path / "o.html"),
+        "--model",
+        str(rules_pipeline),
+    ]
+    result = CliRunner().invoke(app, args + extra)
+    assert result.exit_code == 1 and message in result.output
+    assert not (tmp_path / "o.html").exists()
+
+
+def test_review_command_names_a_missing_folder(rules_pipeline, tmp_path):
+    from typer.testing import CliRunner
+
+    from spacy_deid.cli import app
+
+    missing = tmp_path / "nowhere"
+    result = CliRunner().invoke(
+        app, ["review", str(missing), str(tmp_path / "o.html"), "--model", str(rules_pipeline)]
+    )
+    assert result.exit_code == 1 and "nowhere" in result.output
