@@ -446,3 +446,11 @@ def test_release_refuses_a_mapping_made_with_another_seed():
     released = release_patient(settings, ("P1", None), notes, prior.iloc[:0])
     assert list(released["kind"]) == ["note", "mapping"]
     assert released["released_text"].iloc[0] == "x"
+
+
+def test_the_pipeline_is_loaded_once_per_worker_process(model_dir):
+    from spacy_deid.spark.worker import load_pipeline
+
+    first = load_pipeline(model_dir)
+    assert load_pipeline(model_dir) is first
+    assert load_pipeline(model_dir, "recall") is not first  # another operating point

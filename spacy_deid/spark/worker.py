@@ -21,7 +21,6 @@ from spacy.tokens import Doc
 from ..deid.mapping import DeidMapping, PatientState
 from ..deid.split import split_points
 from ..extensions import install_extensions
-from ..pipeline.confidence import load_at_operating_point
 from . import status as st
 from .mapping import state_from_json, state_to_json
 from .schemas import COMBINED, MAPPING, NOTE, ORDER, STATUS
@@ -39,6 +38,8 @@ def load_pipeline(model: str, operating_point: Optional[str] = None) -> Language
     key = (model, operating_point)
     nlp = _PIPELINES.get(key)
     if nlp is None:
+        from ..pipeline.confidence import load_at_operating_point
+
         install_extensions()
         nlp = _PIPELINES[key] = load_at_operating_point(model, operating_point)
     return nlp
