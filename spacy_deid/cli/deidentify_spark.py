@@ -30,6 +30,7 @@ def deidentify_spark_cli(
     seed: str = typer.Option(
         ...,
         "--seed",
+        envvar="SPACY_DEID_SEED",  # keeps the secret out of process lists and shell history
         help="Secret seed for surrogates and date offsets (required: executors share nothing else)",
     ),
     operator: str = typer.Option(
