@@ -29,13 +29,13 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import ensure_path, from_disk, registry, to_disk
 
+from .. import labels
 from ..extensions import install_extensions
 from ..surrogates import lists
 
-# Category tags written to Token._.lexicon.
-FIRST, LAST, CITY, STATE, COUNTRY, JOB, INSTITUTION = (
-    "FIRST", "LAST", "CITY", "STATE", "COUNTRY", "JOB", "INSTITUTION",
-)
+# Category tags written to Token._.lexicon; places share the PHI subtype's name.
+FIRST, LAST, JOB, INSTITUTION = "FIRST", "LAST", "JOB", "INSTITUTION"
+CITY, STATE, COUNTRY = labels.CITY, labels.STATE, labels.COUNTRY
 CATEGORIES = (FIRST, LAST, CITY, STATE, COUNTRY, JOB, INSTITUTION)
 # A phrase that is only letters and single spaces is split on spaces, as the
 # tokenizer would; anything else goes through the pipeline's tokenizer.

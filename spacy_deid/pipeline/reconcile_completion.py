@@ -28,6 +28,7 @@ from typing import List, Optional, Sequence, Tuple
 from spacy.tokens import Doc, Token
 
 from .. import labels
+from . import lexicon
 from .reconcile_rules import RuleSet
 from .reconcile_steps import NOT_NAME_LISTS, PERSON_LABELS, Mention, _joined, _name_word
 
@@ -154,10 +155,11 @@ def _lexicon(token: Token) -> Tuple[str, ...]:
 def _job_phrase(doc: Doc, mention: Mention, owner) -> Optional[Tuple[int, int]]:
     start, end = mention.start, mention.end
     while start > 0 and mention.end - start < MAX_JOB_WORDS and _joined(doc, start - 1) == " " \
-            and doc[start - 1].is_alpha and "JOB" in _lexicon(doc[start - 1]) and _free(owner, start - 1, start):
+            and doc[start - 1].is_alpha and lexicon.JOB in _lexicon(doc[start - 1]) \
+            and _free(owner, start - 1, start):
         start -= 1
     while end < len(doc) and end - start < MAX_JOB_WORDS and _joined(doc, end - 1) == " " \
-            and doc[end].is_alpha and "JOB" in _lexicon(doc[end]) and _free(owner, end, end + 1):
+            and doc[end].is_alpha and lexicon.JOB in _lexicon(doc[end]) and _free(owner, end, end + 1):
         end += 1
     return start, end
 
@@ -194,4 +196,4 @@ def _joined_place(doc: Doc, mention: Mention, owner) -> Optional[Mention]:
     shared = set(_lexicon(doc[mention.start]))
     for i in range(mention.start, other.end):
         shared &= set(_lexicon(doc[i]))
-    return other if shared & {"COUNTRY", "CITY", "STATE"} else None
+    return other if shared & {lexicon.COUNTRY, lexicon.CITY, lexicon.STATE} else None

@@ -634,7 +634,8 @@ def dept_name(ctx, arg):
     return phi(labels.DEPARTMENT, _any_case(ctx, value, "" if arg == "title" else arg or ""))
 
 
-ROOM_DESIGNATORS = {"Rm": 5, "Room": 6, "Rm.": 1, "RM": 1, "ROOM": 1, "Bay": 2, "Bed": 2,
+# "Room".upper(): the capitals are a designator word, not the label of that name.
+ROOM_DESIGNATORS = {"Rm": 5, "Room": 6, "Rm.": 1, "RM": 1, "Room".upper(): 1, "Bay": 2, "Bed": 2,
                     "Exam Rm": 1, "Pod": 1, "Suite": 1}
 
 
