@@ -4,6 +4,7 @@ import pytest
 import spacy
 from thinc.api import NumpyOps
 
+from spacy_deid.data_files import NoDataWarning
 from spacy_deid.ml.tok2vec import create_lexicon_embed, feature_dropout
 from spacy_deid.pipeline.lexicon import CATEGORIES, load_lexicons
 
@@ -82,11 +83,12 @@ def test_round_trip_through_disk(small_nlp, tmp_path):
     assert (tmp_path / "model" / "deid_lexicon" / "lexicons.jsonl").exists()
 
 
-def test_no_lexicons_is_a_clear_error():
+def test_no_lexicons_is_a_clear_warning():
     nlp = spacy.blank("en")
     nlp.add_pipe("deid_lexicon")
-    with pytest.raises(ValueError, match="no lexicons loaded"):
-        nlp("text")
+    with pytest.warns(NoDataWarning, match="deid_lexicon"):
+        doc = nlp("Maria Okafor")
+    assert [t._.lexicon for t in doc] == [None, None]
 
 
 def test_unknown_category_is_refused():

@@ -30,6 +30,7 @@ from spacy.training import Example
 from spacy.util import ensure_path, from_disk, registry, to_disk
 
 from .. import labels
+from ..data_files import warn_no_data
 from ..extensions import install_extensions
 from ..surrogates import lists
 
@@ -167,10 +168,7 @@ class LexiconTagger(Pipe):
 
     def __call__(self, doc: Doc) -> Doc:
         if not self.is_loaded:
-            raise ValueError(
-                f"{self.name}: no lexicons loaded; call nlp.initialize() (the lexicons come "
-                "from [initialize.components.deid_lexicon]) or load a trained pipeline"
-            )
+            warn_no_data(self.name, "lexicons", "marks no token")
         lowers = [token.lower_ for token in doc]
         categories: List[set] = [set() for _ in lowers]
         for i, lower in enumerate(lowers):
