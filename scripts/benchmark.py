@@ -139,7 +139,10 @@ def run_worker(job_path: Path) -> None:
 
 
 def peak_rss_mib() -> float:
-    """This process's peak resident memory (VmHWM; ru_maxrss would include the parent's before exec)."""
+    """This process's peak resident memory (VmHWM).
+
+    ru_maxrss would also count the parent's peak from before exec.
+    """
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return round(int(line.split()[1]) / 1024, 1)
@@ -264,7 +267,9 @@ def load_philter(job: Dict[str, Any]) -> Callable:
     philter_lite.philter._get_pos = pos_tag
     config = Path(philter_lite.__file__).parent / "configs" / "philter_delta.toml"
     filters = philter_lite.load_filters(str(config))
-    return in_processes(lambda text: philter_lite.detect_phi(text, patterns=filters), job["n_process"])
+    return in_processes(
+        lambda text: philter_lite.detect_phi(text, patterns=filters), job["n_process"]
+    )
 
 
 LOADERS = {"pipeline": load_pipeline, PRESIDIO: load_presidio, PHILTER: load_philter}
@@ -324,7 +329,8 @@ def markdown(report: Dict[str, Any]) -> str:
         "Peak MiB: the worker's peak resident memory (VmHWM); with 2 processes also the"
         " largest child's, which counts the pages it shares with the parent.",
         "",
-        "| system | notes | processes | load s | words/s | words/CPU-s | tokens/s | peak MiB | status |",
+        "| system | notes | processes | load s | words/s | words/CPU-s | tokens/s | peak MiB "
+        "| status |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in report["runs"]:
@@ -332,7 +338,10 @@ def markdown(report: Dict[str, Any]) -> str:
         if row.get("peak_rss_largest_child_mib"):
             peak = f"{peak} + {row['peak_rss_largest_child_mib']}/worker"
         lines.append(
-            "| {system} | {workload} ({words:,} words) | {n_process} | {load} | {wps} | {wpc} | {tps} | {peak} | {status} |".format(
+            (
+                "| {system} | {workload} ({words:,} words) | {n_process} | {load} | {wps} "
+                "| {wpc} | {tps} | {peak} | {status} |"
+            ).format(
                 system=row["system"],
                 workload=row["workload"],
                 words=row["words"],
@@ -340,7 +349,11 @@ def markdown(report: Dict[str, Any]) -> str:
                 load=row.get("load_seconds", "-"),
                 wps=f"{row['words_per_second']:,.0f}" if "words_per_second" in row else "-",
                 tps=f"{row['tokens_per_second']:,.0f}" if "tokens_per_second" in row else "-",
-                wpc=f"{row['words_per_cpu_second']:,.0f}" if row.get("words_per_cpu_second") else "-",
+                wpc=(
+                    f"{row['words_per_cpu_second']:,.0f}"
+                    if row.get("words_per_cpu_second")
+                    else "-"
+                ),
                 peak=peak or "-",
                 status=row["status"],
             )
@@ -359,7 +372,8 @@ def main(argv: Optional[List[str]] = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "models", nargs="*",
+        "models",
+        nargs="*",
         help="pipelines: a path or package name, optionally with config overrides as "
         "PATH?components.transformer.model.quantize=true&nlp.batch_size=64",
     )
@@ -386,7 +400,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     systems = []
     for name, spec in zip(names, args.models):
         path, settings = split_model_spec(spec)
-        systems.append((name, "pipeline", Path(sys.executable), {"model": path, "overrides": settings}))
+        systems.append(
+            (name, "pipeline", Path(sys.executable), {"model": path, "overrides": settings})
+        )
     if args.peers or args.install_peers:
         for peer in (PRESIDIO, PHILTER):
             python = peer_python(args.peers_dir.resolve(), peer, args.install_peers)
@@ -396,7 +412,9 @@ def main(argv: Optional[List[str]] = None) -> None:
         "passes": args.passes,
         "batch_size": args.batch_size,
         "machine": {
-            "cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+            "cpus": (
+                len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+            ),
             "processor": platform.processor() or platform.machine(),
             "python": platform.python_version(),
             "load_average_before": [round(x, 2) for x in os.getloadavg()],
@@ -412,18 +430,33 @@ def main(argv: Optional[List[str]] = None) -> None:
             words = whitespace_words(texts)
             for name, kind, python, extra in systems:
                 for n_process in args.processes:
-                    job = {"kind": kind, "texts": str(texts_path), "passes": args.passes,
-                           "n_process": n_process, "batch_size": args.batch_size,
-                           "components": not args.no_components, **extra}
+                    job = {
+                        "kind": kind,
+                        "texts": str(texts_path),
+                        "passes": args.passes,
+                        "n_process": n_process,
+                        "batch_size": args.batch_size,
+                        "components": not args.no_components,
+                        **extra,
+                    }
                     result = measure(python, job, work, args.timeout, env)
-                    row = {"system": name, "workload": spec, "notes": len(texts),
-                           "words": words, "n_process": n_process,
-                           **summarize(result, words, len(texts))}
+                    row = {
+                        "system": name,
+                        "workload": spec,
+                        "notes": len(texts),
+                        "words": words,
+                        "n_process": n_process,
+                        **summarize(result, words, len(texts)),
+                    }
                     report["runs"].append(row)
-                    print(f"{name} | {spec} | {n_process} process(es): "
-                          f"{row.get('words_per_second', '-')} words/s, {row['status']}",
-                          file=sys.stderr)
-                    write_report(report, args.output)  # after each row: a long run keeps its figures
+                    print(
+                        f"{name} | {spec} | {n_process} process(es): "
+                        f"{row.get('words_per_second', '-')} words/s, {row['status']}",
+                        file=sys.stderr,
+                    )
+                    write_report(
+                        report, args.output
+                    )  # after each row: a long run keeps its figures
     print(markdown(report))
 
 

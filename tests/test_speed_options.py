@@ -1,9 +1,9 @@
 """Speed options of the transformer NER (docs/speed.md): int8 quantized inference, torch threads."""
+
 import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy
 import pytest
@@ -46,9 +46,7 @@ def tiny_transformer(quantize: bool):
     config["components"]["transformer"]["model"]["@architectures"] = V2
     config["components"]["transformer"]["model"]["quantize"] = quantize
     nlp = spacy.util.load_model_from_config(config, auto_fill=True)
-    examples = [
-        Example.from_dict(nlp.make_doc(text), {"entities": ents}) for text, ents in TRAIN
-    ]
+    examples = [Example.from_dict(nlp.make_doc(text), {"entities": ents}) for text, ents in TRAIN]
     optimizer = nlp.initialize(lambda: examples)
     nlp.update(examples, sgd=optimizer)  # one step, so the NER is not the initial one
     return nlp
@@ -94,7 +92,9 @@ def test_quantized_pipeline_reloads_in_a_new_process_with_the_same_output(
     after = json.loads(out.with_suffix(".json").read_text())
     assert after["shim"] == quantized_shim_class().__name__
     assert after["ents"] == entities(docs_before)
-    numpy.testing.assert_allclose(numpy.load(out.with_suffix(".npy")), hidden_states(docs_before), atol=1e-5)
+    numpy.testing.assert_allclose(
+        numpy.load(out.with_suffix(".npy")), hidden_states(docs_before), atol=1e-5
+    )
 
 
 @pytest.mark.parametrize("quantize", [True, False])
@@ -108,10 +108,14 @@ def test_quantize_setting_is_kept_in_the_saved_config(saved_quantized, quantize)
 
 def test_quantized_output_is_close_to_the_float_output_but_not_equal(saved_quantized):
     path, docs_quantized = saved_quantized
-    float_nlp = spacy.load(path, config={"components": {"transformer": {"model": {"quantize": False}}}})
+    float_nlp = spacy.load(
+        path, config={"components": {"transformer": {"model": {"quantize": False}}}}
+    )
     quantized = hidden_states(docs_quantized)
     floating = hidden_states(float_nlp.pipe(TEXTS, batch_size=2))
-    assert not numpy.allclose(quantized, floating, atol=1e-6), "int8 inference should differ a little"
+    assert not numpy.allclose(
+        quantized, floating, atol=1e-6
+    ), "int8 inference should differ a little"
     cosine = (quantized * floating).sum(1) / (
         numpy.linalg.norm(quantized, axis=1) * numpy.linalg.norm(floating, axis=1)
     )
@@ -137,7 +141,11 @@ def test_saved_weights_stay_float_and_training_drops_the_int8_copy(quantized_nlp
 
 @pytest.mark.parametrize(
     "asked,expected",
-    [(1, 1), (2, 2), (0, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None)],
+    [
+        (1, 1),
+        (2, 2),
+        (0, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None),
+    ],
 )
 def test_torch_threads(asked, expected):
     import torch

@@ -13,6 +13,7 @@ transformer's linear layers (PyTorch dynamic quantization) while training
 and saving keep the float weights, and `torch_threads` sizes torch's thread
 pool to the CPUs this process may use.
 """
+
 import functools
 import importlib
 import os
@@ -149,7 +150,10 @@ def quantize_at_inference(model: Model) -> Model:
 
 @functools.lru_cache(maxsize=None)
 def quantized_shim_class() -> Any:
-    """spacy-transformers' HFShim predicting through a quantized copy (made once; torch is optional)."""
+    """spacy-transformers' HFShim predicting through a quantized copy.
+
+    Made on first use, so importing this module needs no torch.
+    """
     from spacy_transformers.layers.hf_shim import HFShim
 
     class QuantizedHFShim(HFShim):
@@ -175,14 +179,16 @@ def quantized_shim_class() -> Any:
 
 
 def quantize_linear_layers(module: Any) -> Any:
-    """An int8 dynamically quantized copy (per-channel weights) of `module`'s Linear layers, in eval mode."""
+    """An int8 dynamic quantized copy of `module` (per-channel Linear weights), in eval mode."""
     import torch
 
     with warnings.catch_warnings():
         # torch.ao.quantization is deprecated in favour of torchao, which is
         # not a dependency; the eager dynamic quantization still works.
         warnings.simplefilter("ignore", DeprecationWarning)
-        warnings.filterwarnings("ignore", message=r"torch\.quantize_per_tensor", category=UserWarning)
+        warnings.filterwarnings(
+            "ignore", message=r"torch\.quantize_per_tensor", category=UserWarning
+        )
         from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
 
         # One scale per output row: on MiniLM the last hidden states keep a
