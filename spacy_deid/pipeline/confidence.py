@@ -36,7 +36,8 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 from spacy.util import ensure_path, registry
 
-from ..extensions import PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR, install_extensions
+from ..data_files import DATA_DIR
+from ..extensions import DROPPED_KEY, PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR, install_extensions
 from .calibration import CalibrationMap, evidence_class
 from .ner_scores import DEFAULT_CANDIDATES_KEY, group_scores, token_probabilities
 from .operating_point import (
@@ -52,8 +53,7 @@ RAW_SCORES_ATTR = "raw_scores"
 CANDIDATE_SOURCE = "ner_candidate"
 DROPPED_SOURCE = "dropped"
 # The reconciler's group of the mentions it removed (reconciler.py).
-DROPPED_KEY = "phi_dropped"
-DEFAULT_CALIBRATION_PATH = Path(__file__).resolve().parents[1] / "data" / "phi_calibration.json"
+DEFAULT_CALIBRATION_PATH = DATA_DIR / "phi_calibration.json"
 
 
 @registry.misc("spacy-deid.PhiCalibration.v1")

@@ -33,11 +33,11 @@ from spacy.tokens import Doc, Span, SpanGroup, Token
 from spacy.util import ensure_path, registry
 
 from .. import labels
-from ..extensions import install_extensions
+from ..data_files import DATA_DIR
+from ..extensions import SECTIONS_KEY, install_extensions
 from ..surrogates import lists
 from .lexicon import INSTITUTION, JOB
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 DEFAULT_VOCABULARY_PATH = DATA_DIR / "clinical_vocabulary.txt"
 DEFAULT_SPANS_KEY = "phi_safety_net"
 SOURCE = "safety_net"
@@ -237,7 +237,6 @@ OCCUPATION_CUES = frozenset(
     }
 )
 # Span groups whose tokens are never proposed (section headers are not PHI).
-SECTIONS_KEY = "sections"
 
 # The cue words themselves are never part of a name.
 CUE_WORDS = TITLES | RELATIONS | SIGNATURE_STARTS | ID_CUES | CREDENTIALS
