@@ -24,3 +24,17 @@ def dev_corpus_dir() -> Path:
     """The fictional development notes the package ships (measuring only, never trained on)."""
     assert DEV_NOTES_DIR.is_dir() and any(DEV_NOTES_DIR.glob("*.xml")), DEV_NOTES_DIR
     return DEV_NOTES_DIR
+
+
+@pytest.fixture(scope="session")
+def rules_model_dir(tmp_path_factory) -> Path:
+    """A saved rules-only pipeline (tokenizer, sections, rules, reconciler): no training."""
+    from spacy_deid.tokenizer import blank_deid
+
+    nlp = blank_deid()
+    for name in ("deid_sections", "deid_phi_rules", "deid_reconciler"):
+        nlp.add_pipe(name)
+    nlp.initialize()
+    path = tmp_path_factory.mktemp("model") / "rules"
+    nlp.to_disk(path)
+    return path

@@ -18,21 +18,14 @@ from spacy_deid.cli import app
 from spacy_deid.corpus import Note, PhiMention, read_i2b2_2014, write_i2b2_2014
 from spacy_deid.deid import DeidMapping, Deidentifier
 from spacy_deid.deid.batch import BatchRunner, OutputInUseError, run_batch
-from spacy_deid.tokenizer import blank_deid
 
 SECRET = "617-555-0143"  # PHI-like, found by the rules: must never reach a message or output
 NOTE = f"Seen on 4/17/2094 by Dr. Lee.\nPhone: {SECRET}\n\nPlan: follow up.\n"
 
 
 @pytest.fixture(scope="module")
-def model_dir(tmp_path_factory) -> Path:
-    nlp = blank_deid()
-    for name in ("deid_sections", "deid_phi_rules", "deid_reconciler"):
-        nlp.add_pipe(name)
-    nlp.initialize()
-    path = tmp_path_factory.mktemp("model") / "rules"
-    nlp.to_disk(path)
-    return path
+def model_dir(rules_model_dir) -> Path:
+    return rules_model_dir
 
 
 @pytest.fixture(scope="module")

@@ -17,20 +17,13 @@ from spacy_deid.corpus import read_i2b2_2014, write_i2b2_2014
 from spacy_deid.deid import DeidMapping, Deidentifier
 from spacy_deid.deid.batch import run_batch
 from spacy_deid.synth import generate_notes
-from spacy_deid.tokenizer import blank_deid
 
 SECRET = "Zebulon Quattlebaum"  # a PHI-like string that must never reach the logs
 
 
 @pytest.fixture(scope="session")
-def model_dir(tmp_path_factory) -> Path:
-    nlp = blank_deid()
-    for name in ("deid_sections", "deid_phi_rules", "deid_reconciler"):
-        nlp.add_pipe(name)
-    nlp.initialize()
-    path = tmp_path_factory.mktemp("model") / "rules"
-    nlp.to_disk(path)
-    return path
+def model_dir(rules_model_dir) -> Path:
+    return rules_model_dir
 
 
 @pytest.fixture(scope="session")
