@@ -10,6 +10,7 @@ problem and skipped; the summary counts it. Nothing logged holds note text.
 """
 
 import multiprocessing
+import os
 import signal
 import sys
 import tempfile
@@ -169,6 +170,10 @@ def check_mapping_path(mapping_path: Path, output_dir: Path) -> None:
         ) from None
 
 
+# Seconds a run stopped by SIGTERM has to exit before it is ended outright.
+EXIT_GRACE_SECONDS = 5.0
+
+
 @contextmanager
 def _workers_end_on_sigterm(n_process: int):
     """SIGTERM stops the run like Ctrl-C: worker processes are terminated (not
@@ -180,6 +185,12 @@ def _workers_end_on_sigterm(n_process: int):
     def stop(signum, frame):
         for child in multiprocessing.active_children():
             child.terminate()
+        # Exiting can block for good in multiprocessing's queue feeder threads
+        # (data for the workers just terminated): end the process anyway soon
+        # after. SystemExit first, so a file being written is cleaned up.
+        deadline = threading.Timer(EXIT_GRACE_SECONDS, os._exit, args=(128 + signum,))
+        deadline.daemon = True
+        deadline.start()
         raise SystemExit(128 + signum)
 
     previous = signal.signal(signal.SIGTERM, stop)

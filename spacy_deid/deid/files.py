@@ -1,25 +1,25 @@
 """Atomic file writes: a reader (or a resumed run) never sees half a file."""
 
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 
 def atomic_write_text(path: Path, text: str, private: bool = False) -> Path:
-    """Write `text` (UTF-8, newlines untouched) so `path` is either old or whole."""
+    """Write `text` (UTF-8, newlines untouched) so `path` is either old or whole.
+
+    The temporary file is created inside the `try`, so a run stopped at any
+    moment (deidentify's SIGTERM handler raises SystemExit) leaves none behind.
+    Private files are owner-only; other outputs get the usual mode (umask).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(
-        prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
-    )
+    temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
     try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if private else 0o666)
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file_:
             file_.write(text)
-        if not private:  # mkstemp makes owner-only files; outputs get the usual mode
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
     return path
