@@ -36,7 +36,6 @@ from spacy_deid.spark import (  # noqa: E402
 from spacy_deid.spark import io as spark_io  # noqa: E402
 from spacy_deid.spark.worker import _released_spans, detect_texts  # noqa: E402
 from spacy_deid.synth import generate_notes  # noqa: E402
-from spacy_deid.tokenizer import blank_deid  # noqa: E402
 
 SEED = "spark-test-seed"
 SUBTYPE_OPERATORS = ("STATE=numbered",)  # numbering depends on the order of a patient's notes
@@ -69,14 +68,8 @@ def needs_spark(test):
 
 
 @pytest.fixture(scope="module")
-def model_dir(tmp_path_factory) -> str:
-    nlp = blank_deid()
-    for name in ("deid_sections", "deid_phi_rules", "deid_reconciler"):
-        nlp.add_pipe(name)
-    nlp.initialize()
-    path = tmp_path_factory.mktemp("spark-model") / "rules"
-    nlp.to_disk(path)
-    return str(path)
+def model_dir(rules_model_dir) -> str:
+    return str(rules_model_dir)
 
 
 @pytest.fixture(scope="module")
