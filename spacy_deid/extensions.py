@@ -35,6 +35,10 @@ TOKEN_EXTENSIONS: Dict[str, Any] = {
     # Zipf frequency bucket of the word in English ("3" … "7"), "" for rarer
     # words; set by the deid_lexicon component.
     "word_frequency": "",
+    # OntoNotes label of the pretrained (en_core_web_md) entity the token is in
+    # ("PERSON", "ORG", "GPE", "FAC", "LOC"), "" for none; set by the
+    # deid_ontonotes component (spacy_deid/pipeline/ontonotes.py).
+    "ontonotes": "",
 }
 
 # --- span groups -------------------------------------------------------------
