@@ -10,9 +10,19 @@ in `doc.spans["phi_safety_net"]` when they
   capitalised word in running text (not at a sentence or line start) that is
   neither common English (wordfreq's list the package ships) nor clinical
   vocabulary (`data/clinical_vocabulary.txt`);
-- or form an institution's name (capitalised words around a word of the
-  institution lexicon: "Ridgefield VA Medical Center"), or an occupation (words
-  the `deid_lexicon` component marks as job titles, unless clinical);
+- or form an institution's name: a capitalised run on one line with a head
+  word ("Superior Court", "Early Psychosis Program", "US Army") or with an
+  institution word and a rare word ("Ridgefield VA Medical Center"); the
+  capitalised words around an institution entity the pipeline found
+  ("Hartford County Superior Court" around "Hartford"; cue `extend`);
+- or an occupation: a run of job-title words (`deid_lexicon` JOB tags), or a
+  job head noun ("developer", "cataloger": the last word of many titles in the
+  shipped job-title lists) with its modifiers, after "is a", "works as",
+  "retired", "(44, " and the like, unless clinical ("therapist");
+- or initials of a name the pipeline found in the same note ("JPA" for a
+  patient written "Joy Pennington-Adu" elsewhere; the post-processing of
+  trusted mentions in the i2b2 hybrids), or after "initials:";
+- or a room or bed ("bed 7-14", "Ward 7B"), or a country name;
 - or look like an identifier: a run of letters and digits (or 5+ digits)
   within a few tokens of an ID cue ("MRN", "ID", "#", "account") or inside an
   ID attribute value.
@@ -23,10 +33,13 @@ only proposes: `deid_confidence` scores the spans and uses them at the
 arrive through `initialize` and are saved by `to_disk`. See docs/recall.md.
 """
 
+import re
+from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import srsly
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span, SpanGroup, Token
@@ -142,7 +155,7 @@ ID_ATTRIBUTES = frozenset(
     {"mrn", "id_number", "account", "license", "ssn", "health_plan", "username"}
 )
 # Sentence and line ends: a capitalised word after these is not evidence of a name.
-SENTENCE_ENDS = frozenset({".", "!", "?", ":", ";", "-", "*", "•", ")", "]"})
+SENTENCE_ENDS = frozenset({".", "!", "?", ":", ";", "-", "*", "•", ")", "]", "|"})
 
 # Credentials after a comma mark a signature line ("Ann Lee-Ray, MD"); the name
 # is what comes before the first comma.
@@ -180,38 +193,111 @@ CREDENTIALS = frozenset(
 )
 # Words that join the parts of an institution's name ("Institute of Technology").
 INSTITUTION_JOINERS = frozenset({"of", "and", "&", "de", "for", "the", "la", "del"})
-# An institution's name has a rare word ("Ridgefield") or one of these heads;
-# without either, a capitalised run is a heading ("Psychiatric Evaluation").
-INSTITUTION_HEADS = frozenset(
+# Head words of institution names, by the label a name ending in them gets. A
+# capitalised run with a head on one line is a name ("Hartford County Superior
+# Court", "PTSD CLINICAL TEAM", "Department of Psychiatry"); without a head, it
+# needs an institution word and a rare word ("Ridgefield VA Medical"), else it
+# is a heading ("Psychiatric Evaluation").
+INSTITUTION_HEADS: Dict[str, str] = {
+    **dict.fromkeys(
+        ("hospital", "center", "centre", "infirmary", "sanatorium", "manor", "facility"),
+        labels.HOSPITAL,
+    ),
+    **dict.fromkeys(
+        (
+            "clinic",
+            "program",
+            "programme",
+            "team",
+            "service",
+            "services",
+            "department",
+            "dept",
+            "division",
+            "unit",
+            "ward",
+            "institute",
+        ),
+        labels.DEPARTMENT,
+    ),
+    **dict.fromkeys(
+        (
+            "school",
+            "college",
+            "university",
+            "academy",
+            "church",
+            "parish",
+            "temple",
+            "mosque",
+            "synagogue",
+            "ministry",
+            "fellowship",
+            "foundation",
+            "associates",
+            "partners",
+            "court",
+            "museum",
+            "library",
+            "company",
+            "corporation",
+            "inc",
+            "llc",
+            "bank",
+            "union",
+            "association",
+            "society",
+            "council",
+            "agency",
+            "army",
+            "navy",
+            "marines",
+            "corps",
+            "guard",
+            "force",
+        ),
+        labels.ORGANIZATION,
+    ),
+    **dict.fromkeys(("park", "plaza", "quad", "mall", "square"), labels.LOCATION_OTHER),
+}
+# Heads that name an institution on their own ("joined the Army").
+SINGLE_HEADS = frozenset({"army", "navy", "marines"})
+# Labels of entities whose capitalised neighbours on the line are part of the name.
+INSTITUTION_LABELS = frozenset(
+    {labels.HOSPITAL, labels.DEPARTMENT, labels.ORGANIZATION, labels.LOCATION_OTHER}
+)
+# Words after a capitalised word that make it an eponym, not a person
+# ("Cushing's syndrome", "Lewy body dementia", "Babinski sign").
+EPONYM_NOUNS = frozenset(
     {
-        "hospital",
-        "center",
-        "centre",
-        "clinic",
-        "program",
-        "programme",
-        "institute",
-        "school",
-        "college",
-        "university",
-        "academy",
-        "team",
-        "facility",
-        "manor",
-        "infirmary",
-        "sanatorium",
-        "church",
-        "parish",
-        "foundation",
-        "associates",
-        "partners",
+        "syndrome",
+        "disease",
+        "disorder",
+        "palsy",
+        "dementia",
+        "body",
+        "bodies",
+        "phenomenon",
+        "lymphoma",
+        "encephalopathy",
+        "thyroiditis",
+        "sign",
+        "test",
+        "scale",
+        "criteria",
+        "triad",
+        "reflex",
+        "maneuver",
     }
+)
+# First words of a signature line that are verbs: the line is a signature only
+# with "by" or ":" right after ("Reviewed by", "Signed:"), not "Reviewed risks".
+SIGNATURE_VERBS = frozenset(
+    {"signed", "electronically", "dictated", "cosigned", "co-signed", "reviewed", "transcribed"}
 )
 # Words just before an occupation ("is a", "works as", "retired", "(44, ").
 OCCUPATION_CUES = frozenset(
     {
-        "a",
-        "an",
         "as",
         "retired",
         "former",
@@ -225,6 +311,8 @@ OCCUPATION_CUES = frozenset(
         "unemployed",
         "part-time",
         "full-time",
+        "freelance",
+        "self-employed",
         # "47 yo married attending anesthesiologist"
         "yo",
         "y/o",
@@ -236,6 +324,88 @@ OCCUPATION_CUES = frozenset(
         "separated",
     }
 )
+# "a"/"an" is an occupation cue only after one of these ("she is a teacher",
+# "his wife, a teacher"), not after "has a lawyer", "saw a counselor".
+ARTICLE_CUES = frozenset({"a", "an"})
+COPULAS = frozenset(
+    {"is", "was", "are", "were", "be", "been", "being", "became", "become", "becomes", "as",
+     ",", "(", "'s", "works", "worked", "employed"}
+)
+# Plural subjects before "are" ("parents are physicians").
+PLURAL_COPULAS = frozenset({"are", "were"})
+# Head nouns of the job-title lists that are no evidence of an occupation.
+GENERIC_JOB_HEADS = frozenset(
+    {
+        "member",
+        "person",
+        "man",
+        "woman",
+        "hand",
+        "lead",
+        "leader",
+        "helper",
+        "agent",
+        "professional",
+        "associate",
+        "partner",
+        "owner",
+        "staff",
+        "care",
+        "head",
+        "friend",
+        "volunteer",
+        "patient",
+        "parent",
+        "student",
+        "resident",
+        "fellow",
+        "intern",
+        "trainee",
+        "provider",
+        "consultant",
+        "specialist",
+        "expert",
+        "adult",
+        "child",
+        "doctor",
+        "master",
+        "miller",
+        "closer",
+        "counter",
+        "computer",
+        "primary",
+        "plastic",
+        "labor",
+        "transfer",
+        "senior",
+        "consumer",
+        "customer",
+        "winter",
+        "factor",
+    }
+)
+# A job head noun names a person: the suffixes of the hybrid CRF's "profession
+# suffix" feature (-ist, -ian, -man) and the other agent-noun endings.
+JOB_HEAD_SUFFIXES = ("er", "or", "ist", "ian", "man", "ant", "yst", "ive", "ary", "eur", "ess",
+                     "ee", "ic", "ect", "ch", "ef", "ot", "ey", "ard")
+# Rarer heads (fewer titles) must end like this and be this long ("cataloger").
+RARE_JOB_HEAD_SUFFIXES = ("er", "or", "ist", "ian")
+MIN_RARE_JOB_HEAD_LENGTH = 6
+# Job titles have a few modifiers ("retired library cataloger").
+MAX_JOB_MODIFIERS = 3
+# Shortest job head noun, and how many titles it must end.
+MIN_JOB_HEAD_LENGTH = 4
+MIN_JOB_HEAD_TITLES = 3
+# Units after a number that make it a quantity, not a room ("bed 10 hours").
+QUANTITY_WORDS = frozenset(
+    {"hours", "hrs", "hr", "h", "days", "minutes", "min", "mins", "times", "x", "weeks", "nights"}
+)
+# Shapes that are codes, not identifiers: ICD-10 codes ("F43.21", "F34.1").
+NOT_AN_ID = re.compile(r"^[A-TV-Z][0-9][0-9AB](\.[0-9A-TV-Z]{1,4})?$")
+# Words after which a short run of capitals is a person's initials.
+INITIALS_CUES = frozenset({"initials", "initial"})
+# Words before a room or bed number ("bed 7-14", "Ward 7B", "room 214").
+ROOM_CUES = frozenset({"room", "rm", "bed", "ward", "pod", "suite", "bay"})
 # Span groups whose tokens are never proposed (section headers are not PHI).
 
 # The cue words themselves are never part of a name.
@@ -252,6 +422,28 @@ def load_clinical_vocabulary(path: Optional[str] = None) -> List[str]:
         if line and not line.startswith("#"):
             words.extend(part.lower() for part in line.split())
     return sorted(set(words))
+
+
+@registry.misc("spacy-deid.JobHeadNouns.v1")
+def load_job_heads() -> List[str]:
+    """Head nouns of the shipped job-title lists (find-job-titles, BLS occupations):
+    last words of at least MIN_JOB_HEAD_TITLES titles with an agent-noun ending,
+    or of any title with a strong one ("cataloger"); no generic or -ment words."""
+    counts: Counter = Counter()
+    for title in lists.words("job_titles.txt") + lists.words("professions.txt"):
+        last = title.split()[-1].lower()
+        if last.isalpha() and len(last) >= MIN_JOB_HEAD_LENGTH:
+            counts[last] += 1
+    return sorted(
+        word
+        for word, n in counts.items()
+        if word not in GENERIC_JOB_HEADS
+        and not word.endswith("ment")
+        and (
+            (n >= MIN_JOB_HEAD_TITLES and word.endswith(JOB_HEAD_SUFFIXES))
+            or (len(word) >= MIN_RARE_JOB_HEAD_LENGTH and word.endswith(RARE_JOB_HEAD_SUFFIXES))
+        )
+    )
 
 
 def load_common_words() -> Dict[str, int]:
@@ -324,11 +516,14 @@ class SafetyNet(Pipe):
         self.max_name_tokens = max_name_tokens
         self.id_window = id_window
         # Until `initialize` or `from_disk`, the packaged lists.
-        self._set_data(load_clinical_vocabulary(), load_common_words())
+        self._set_data(load_clinical_vocabulary(), load_common_words(), load_job_heads())
 
-    def _set_data(self, clinical: Iterable[str], common: Dict[str, int]) -> None:
+    def _set_data(
+        self, clinical: Iterable[str], common: Dict[str, int], job_heads: Iterable[str]
+    ) -> None:
         self.clinical: Set[str] = {str(w).lower() for w in clinical}
         self.common: Dict[str, int] = {str(w).lower(): int(z) for w, z in common.items()}
+        self.job_heads: Set[str] = {str(w).lower() for w in job_heads}
 
     # --- what counts as a name ------------------------------------------------
 
@@ -340,18 +535,40 @@ class SafetyNet(Pipe):
         text = token.text
         if not (token.is_alpha and text[0].isupper() and len(text) >= 2):
             return False
-        if token.lower_ in self.clinical or token.lower_ in CUE_WORDS:
+        if token.lower_ in self.clinical or token.lower_ in CUE_WORDS or self._eponym(token):
             return False
         if strong:
             return self._zipf(token) < self.stop_zipf
-        # Weak cue: "Tamsin", not "QTc" or "NSAIDs" (inner capitals are abbreviations).
-        return text[1:].islower() and self._zipf(token) < self.common_zipf
+        # Weak cue: "Tamsin", not "QTc" or "NSAIDs" (inner capitals are abbreviations),
+        # nor a word glued to the one before ("useStimulants": a lost line break).
+        glued = token.i > 0 and not token.doc[token.i - 1].whitespace_ and token.doc[token.i - 1].is_alpha
+        return text[1:].islower() and self._zipf(token) < self.common_zipf and not glued
+
+    @staticmethod
+    def _eponym(token: Token) -> bool:
+        """ "Cushing" in "Cushing's syndrome", "Lewy" in "Lewy body dementia"."""
+        doc, j = token.doc, token.i + 1
+        while j < len(doc) and doc[j].text in ("'s", "'", "’s", "’"):
+            j += 1
+        return j < len(doc) and doc[j].lower_ in EPONYM_NOUNS
 
     @staticmethod
     def _line_start(doc: Doc, i: int) -> int:
-        while i > 0 and "\n" not in doc[i - 1].text_with_ws and not doc[i - 1].is_space:
+        """First token of i's line; a table cell ("| Attending: ...") counts as a line."""
+        while (
+            i > 0
+            and "\n" not in doc[i - 1].text_with_ws
+            and not doc[i - 1].is_space
+            and doc[i - 1].text != "|"
+        ):
             i -= 1
         return i
+
+    @staticmethod
+    def _shouted(doc: Doc, i: int) -> bool:
+        """Token i is in an all-capitals stretch (its neighbours are capitals too)."""
+        near = [t for t in doc[max(0, i - 3) : i + 4] if t.is_alpha and len(t) > 1]
+        return len(near) >= 3 and all(t.is_upper for t in near)
 
     def _sentence_initial(self, doc: Doc, i: int) -> bool:
         j = i - 1
@@ -360,6 +577,17 @@ class SafetyNet(Pipe):
         if j < 0 or "\n" in doc[j].whitespace_ or doc[j].is_space and "\n" in doc[j].text:
             return True
         return doc[j].text in SENTENCE_ENDS or "\n" in doc[i - 1].text_with_ws
+
+    def _after_sentence_end(self, doc: Doc, i: int) -> bool:
+        """Token i opens a sentence after ". ", "! ", "? " (not after an initial's dot)."""
+        j = i - 1
+        while j >= 0 and doc[j].is_space:
+            j -= 1
+        return (
+            j >= 1
+            and doc[j].text in (".", "!", "?")
+            and not (doc[j - 1].is_alpha and len(doc[j - 1]) == 1)
+        ) or (j >= 0 and doc[j].text[-1:] in "!?" and len(doc[j]) > 1)
 
     def _cue_before(self, doc: Doc, i: int) -> Optional[str]:
         """The strong cue right before token i, if any."""
@@ -375,8 +603,23 @@ class SafetyNet(Pipe):
             j -= 1
             gap += 1
         if j >= 0 and doc[j].lower_ in RELATIONS:
+            # In shouted text every word is capitalised: only a known name counts.
+            if self._shouted(doc, i) and not {"FIRST", "LAST"} & set(
+                (doc[i]._.lexicon or "").split("|")
+            ):
+                return None
             return "relation"
         return None
+
+    def _signature_start(self, doc: Doc, start: int, i: int) -> bool:
+        """The line from `start` opens with a signature word ("Signed by", "Attending:")."""
+        words = [t for t in doc[start : i + 1] if not t.is_space and not t.is_punct]
+        if not words or words[0].lower_ not in SIGNATURE_STARTS:
+            return False
+        if words[0].lower_ not in SIGNATURE_VERBS:
+            return True
+        after = doc[words[0].i + 1 : words[0].i + 4]
+        return any(t.lower_ in ("by", ":", "-") for t in after)
 
     # --- running ----------------------------------------------------------------
 
@@ -390,11 +633,20 @@ class SafetyNet(Pipe):
             for i in range(span.start, span.end):
                 headers[i] = True
         proposals = self._institutions(doc, covered, headers)
+        proposals += self._rooms(doc, covered)
         for start, end, _, _ in proposals:
             for i in range(start, end):
                 covered[i] = True
         proposals += self._occupations(doc, covered)
+        proposals += self._initials(doc, covered)
+        for start, end, _, _ in proposals:
+            for i in range(start, end):
+                covered[i] = True
         blocked = [c or h for c, h in zip(covered, headers)]
+        proposals += self._places(doc, blocked)
+        for start, end, _, _ in proposals:
+            for i in range(start, end):
+                blocked[i] = True
         proposals += self._names(doc, blocked) + self._identifiers(doc, covered)
         proposals.sort(key=lambda p: (p[0], p[1]))
         doc.spans[self.spans_key] = SpanGroup(
@@ -417,12 +669,8 @@ class SafetyNet(Pipe):
                 i += 1
                 continue
             line_start = self._line_start(doc, i)
-            if line_start != signature_line:
-                first = next(
-                    (t for t in doc[line_start : i + 1] if not t.is_space and not t.is_punct), None
-                )
-                if first is not None and first.lower_ in SIGNATURE_STARTS:
-                    signature_line = line_start
+            if line_start != signature_line and self._signature_start(doc, line_start, i):
+                signature_line = line_start
             # "Ann Lee-Ray, MD": only when the name opens its line.
             name_before_credential = all(
                 t.is_space or self._name_part(t) for t in doc[line_start:i]
@@ -435,7 +683,12 @@ class SafetyNet(Pipe):
                     if before == "doctor_title"
                     else (before, labels.PATIENT)
                 )
-            elif attribute in NAME_ATTRIBUTES and self._nameish(token, strong=True):
+            elif (
+                attribute in NAME_ATTRIBUTES
+                and self._nameish(token, strong=True)
+                # A value may run on into sentences: "Reports ..." opens one.
+                and not (self._after_sentence_end(doc, i) and self._zipf(token) >= self.common_zipf)
+            ):
                 cue, label = "attribute", (
                     labels.DOCTOR if attribute in DOCTOR_ATTRIBUTES else labels.PATIENT
                 )
@@ -497,88 +750,289 @@ class SafetyNet(Pipe):
     def _capitalised(token: Token) -> bool:
         return token.is_alpha and token.text[0].isupper()
 
+    # --- institutions -------------------------------------------------------------
+
+    def _run_word(self, token: Token, covered: bool) -> bool:
+        """A word that can be part of a capitalised name run."""
+        if not self._capitalised(token):
+            return False
+        # In capitals, function words ("IN", "TO") end the name; institution words do not.
+        return not (
+            token.is_upper
+            and len(token) > 1
+            and token.lower_ in STOP_WORDS
+            and token.lower_ not in INSTITUTION_JOINERS
+            and INSTITUTION not in (token._.lexicon or "")
+        ) or covered
+
+    def _capitalised_run(self, doc: Doc, i: int, covered: List[bool], headers: List[bool]) -> int:
+        """End of the run of capitalised words from i on its line, joined by "of",
+        "and", "&" ("Museum of Natural History") or a hyphen ("Same-Day")."""
+        end = i + 1
+        while end < len(doc) and not headers[end] and "\n" not in doc[end - 1].whitespace_:
+            nxt = doc[end]
+            if self._run_word(nxt, covered[end]):
+                end += 1
+            elif (
+                (nxt.lower_ in INSTITUTION_JOINERS or (nxt.text == "-" and not nxt.whitespace_
+                                                       and not doc[end - 1].whitespace_))
+                and end + 1 < len(doc)
+                and self._run_word(doc[end + 1], covered[end + 1])
+                and "\n" not in nxt.whitespace_
+            ):
+                end += 2
+            else:
+                break
+        return end
+
     def _institutions(
         self, doc: Doc, covered: List[bool], headers: List[bool]
     ) -> List[Tuple[int, int, str, str]]:
-        """Runs of capitalised words with an institution word ("Ridgefield VA Medical
-        Center", "Early Psychosis Program"), joined by "of", "and", "&"; one line."""
+        """Capitalised runs on one line that name an institution (a head word, or an
+        institution word with a rare word), and the capitalised words around an
+        institution entity; only their uncovered parts are proposed."""
+        entity_label = [""] * len(doc)
+        for ent in doc.ents:
+            for k in range(ent.start, ent.end):
+                entity_label[k] = ent.label_
         found: List[Tuple[int, int, str, str]] = []
         i = 0
         while i < len(doc):
-            if covered[i] or headers[i] or not self._capitalised(doc[i]):
+            if headers[i] or not self._run_word(doc[i], covered[i]):
                 i += 1
                 continue
-            end = i + 1
-            while (
-                end < len(doc)
-                and not covered[end]
-                and not headers[end]
-                and "\n" not in doc[end - 1].whitespace_
-            ):
-                nxt = doc[end]
-                if self._capitalised(nxt):
-                    end += 1
-                elif (
-                    nxt.lower_ in INSTITUTION_JOINERS
-                    and end + 1 < len(doc)
-                    and not covered[end + 1]
-                    and self._capitalised(doc[end + 1])
-                    and "\n" not in nxt.whitespace_
-                ):
-                    end += 2
-                else:
-                    break
+            end = self._capitalised_run(doc, i, covered, headers)
             # A capitalised common word opening a sentence is not part of the name.
             while (
                 end - i > 1
+                and not covered[i]
                 and self._sentence_initial(doc, i)
                 and self._zipf(doc[i]) >= self.common_zipf
                 and INSTITUTION not in (doc[i]._.lexicon or "")
             ):
                 i += 1
-            run = doc[i:end]
-            kinds = [t._.lexicon or "" for t in run]
-            has_head = any(t.lower_ in INSTITUTION_HEADS for t in run)
-            # In capitals, a rare word is no evidence (whole paragraphs are shouted).
-            named = has_head or (
-                not run.text.isupper()
-                and any(
-                    self._zipf(t) < self.common_zipf and t.lower_ not in self.clinical for t in run
-                )
-            )
-            if len(run) >= 2 and named and any(INSTITUTION in k.split("|") for k in kinds):
-                found.append((i, end, labels.HOSPITAL, "institution"))
+            label, cue = self._institution_label(doc, i, end, covered, entity_label)
+            if label:
+                found.extend(self._uncovered_parts(doc, i, end, covered, label, cue))
             i = end
         return found
 
+    def _institution_label(self, doc, i, end, covered, entity_label) -> Tuple[str, str]:
+        run = doc[i:end]
+        # "COURSE IN HOSPITAL:" is a heading, "Unit:" an attribute name.
+        if end < len(doc) and doc[end].text == ":":
+            return "", ""
+        if all(covered[i:end]):
+            return "", ""
+        heads = [INSTITUTION_HEADS[t.lower_] for t in run if t.lower_ in INSTITUTION_HEADS]
+        words = [t for t in run if t.is_alpha and t.lower_ not in INSTITUTION_JOINERS]
+        if heads and (
+            len(words) >= 2
+            or (run[0].lower_ in SINGLE_HEADS and not self._sentence_initial(doc, i))
+        ):
+            return heads[-1], "institution"
+        kinds = [t._.lexicon or "" for t in run]
+        # In capitals, a rare word is no evidence (whole paragraphs are shouted).
+        rare = not run.text.isupper() and any(
+            self._zipf(t) < self.common_zipf and t.lower_ not in self.clinical for t in run
+        )
+        if len(words) >= 2 and rare and any(INSTITUTION in k.split("|") for k in kinds):
+            return labels.HOSPITAL, "institution"
+        inside = [entity_label[k] for k in range(i, end) if entity_label[k] in INSTITUTION_LABELS]
+        if inside:
+            return inside[0], "extend"
+        return "", ""
+
+    @staticmethod
+    def _uncovered_parts(doc, i, end, covered, label, cue) -> List[Tuple[int, int, str, str]]:
+        parts = []
+        k = i
+        while k < end:
+            if covered[k]:
+                k += 1
+                continue
+            stop = k
+            while stop < end and not covered[stop]:
+                stop += 1
+            s, e = k, stop
+            # No joiner or hyphen at either edge of a part.
+            while s < e and (doc[s].lower_ in INSTITUTION_JOINERS or not doc[s].is_alpha):
+                s += 1
+            while e > s and (doc[e - 1].lower_ in INSTITUTION_JOINERS or not doc[e - 1].is_alpha):
+                e -= 1
+            if e > s:
+                parts.append((s, e, label, cue))
+            k = stop
+        return parts
+
+    # --- occupations ----------------------------------------------------------------
+
     def _occupations(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
-        """Runs of words the lexicon knows as (parts of) job titles, unless all clinical
+        """Job titles after an occupation cue: runs of job-title words (lexicon JOB
+        tags) or a job head noun with up to three modifiers, unless all clinical
         ("therapist", "psychiatrist": the care team, not the patient's job)."""
         found: List[Tuple[int, int, str, str]] = []
         i = 0
         while i < len(doc):
-            if covered[i] or JOB not in (doc[i]._.lexicon or "").split("|"):
+            if covered[i]:
                 i += 1
                 continue
-            end = i + 1
-            while (
-                end < len(doc) and not covered[end] and JOB in (doc[end]._.lexicon or "").split("|")
-            ):
-                end += 1
-            run = doc[i:end]
-            before = doc[max(0, i - 3) : i]
-            cued = any(t.lower_ in OCCUPATION_CUES for t in before) or (
-                len(before) >= 2 and before[-1].text == "," and before[-2].like_num
-            )
-            if cued and not all(
+            end = self._job_end(doc, i, covered)
+            if end == i:
+                i += 1
+                continue
+            start = i
+            run = doc[start:end]
+            if self._occupation_cued(doc, start, end) and not all(
                 t.lower_ in self.clinical
                 or t.lower_ in CUE_WORDS
                 or self._zipf(t) >= self.stop_zipf
                 or not t.is_alpha
                 for t in run
             ):
-                found.append((i, end, labels.PROFESSION, "occupation"))
+                found.append((start, end, labels.PROFESSION, "occupation"))
             i = end
+        return found
+
+    def _is_job_word(self, token: Token) -> bool:
+        return JOB in (token._.lexicon or "").split("|")
+
+    def _is_job_head(self, token: Token) -> bool:
+        """A job head noun, in lower case (or shouted): "developer", "STONEMASON"."""
+        lower = token.lower_
+        if not token.is_alpha or not (token.is_lower or self._shouted(token.doc, token.i)):
+            return False
+        singular = lower[:-1] if lower.endswith("s") and lower[:-1] in self.job_heads else lower
+        return singular in self.job_heads and singular not in self.clinical
+
+    def _job_end(self, doc: Doc, i: int, covered: List[bool]) -> int:
+        """End of a job title starting at i (i itself if none does)."""
+        end = i
+        while end < len(doc) and not covered[end] and self._is_job_word(doc[end]):
+            end += 1
+        if end > i:
+            return end
+        # A head noun after its modifiers: look ahead for it.
+        for k in range(i, min(len(doc), i + MAX_JOB_MODIFIERS + 1)):
+            line_break = k > i and "\n" in doc[k - 1].whitespace_
+            if covered[k] or not doc[k].is_alpha or line_break:
+                break
+            if self._is_job_head(doc[k]):
+                return k + 1
+            if not self._modifier(doc[k]):
+                break
+        return i
+
+    def _modifier(self, token: Token) -> bool:
+        """A word that may modify a job head ("library", "software", "backend")."""
+        return (
+            token.is_alpha
+            and token.lower_ not in OCCUPATION_CUES
+            and token.lower_ not in ARTICLE_CUES
+            and token.lower_ not in STOP_WORDS
+            and (self._zipf(token) < self.stop_zipf or self._is_job_word(token))
+        )
+
+    def _occupation_cued(self, doc: Doc, start: int, end: int) -> bool:
+        before = doc[max(0, start - 3) : start]
+        if any(t.lower_ in OCCUPATION_CUES for t in before):
+            return True
+        if len(before) >= 2 and before[-1].text == "," and before[-2].like_num:
+            return True  # "(44, teacher)"
+        # "is a teacher", "his wife, a teacher", "parents are physicians"; not "has a lawyer"
+        j = start - 1
+        if j >= 1 and doc[j].lower_ in ARTICLE_CUES:
+            return doc[j - 1].lower_ in COPULAS
+        return j >= 0 and doc[j].lower_ in PLURAL_COPULAS and doc[end - 1].lower_.endswith("s")
+
+    # --- initials, rooms, places ----------------------------------------------------
+
+    @staticmethod
+    def _initials_of(doc: Doc) -> Dict[str, str]:
+        """Initials ("JPA", "OA") of the person entities of the Doc -> their label."""
+        found: Dict[str, str] = {}
+        for ent in doc.ents:
+            if ent.label_ not in (labels.PATIENT, labels.DOCTOR):
+                continue
+            parts = [t.text for t in ent if t.is_alpha and t.lower_ not in TITLES]
+            parts = [p for piece in parts for p in piece.split("-") if p]
+            if len(parts) < 2:
+                continue
+            for order in (parts, parts[1:] + parts[:1]):  # "Lee, Ann" -> "AL" too
+                found.setdefault("".join(p[0].upper() for p in order), ent.label_)
+        return found
+
+    def _initials(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
+        """Capitals standing for a person: the initials of a name found in the note
+        ("JPA reports ..."), or any after "initials:"."""
+        known = self._initials_of(doc)
+        found: List[Tuple[int, int, str, str]] = []
+        for token in doc:
+            letters = token.text.replace(".", "")
+            if (
+                covered[token.i]
+                or not (2 <= len(letters) <= 3 and letters.isalpha() and letters.isupper())
+                or not all(c.isupper() or c == "." for c in token.text)
+                or letters.lower() in CREDENTIALS
+            ):
+                continue
+            before = [t.lower_ for t in doc[max(0, token.i - 2) : token.i]]
+            if any(b in INITIALS_CUES for b in before):
+                found.append((token.i, token.i + 1, labels.PATIENT, "initials"))
+            elif letters in known and not self._shouted(doc, token.i):
+                found.append((token.i, token.i + 1, known[letters], "initials"))
+        return found
+
+    def _rooms(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
+        """A number right after "room", "bed", "ward" ("bed 7-14", "Ward 7B")."""
+        found: List[Tuple[int, int, str, str]] = []
+        for token in doc[:-1]:
+            if token.lower_.rstrip(".") not in ROOM_CUES:
+                continue
+            i = token.i + 1
+            while i < len(doc) and doc[i].text in ("#", ":", "no", "no."):
+                i += 1
+            end = i
+            # The whitespace-free run after the cue ("7-14", "4B").
+            while end < len(doc) and (end == i or not doc[end - 1].whitespace_):
+                if not (doc[end].is_alpha or doc[end].is_digit or doc[end].text in "-/"):
+                    break
+                end += 1
+            while end > i and not (doc[end - 1].is_alpha or doc[end - 1].is_digit):
+                end -= 1
+            text = doc[i:end].text if end > i else ""
+            if (
+                text
+                and any(c.isdigit() for c in text)
+                and len(text) <= 8
+                and not any(covered[i:end])
+                # "bed 10 hours": a number followed by a unit is a quantity
+                and not (end < len(doc) and doc[end].lower_ in self.clinical | QUANTITY_WORDS)
+            ):
+                found.append((i, end, labels.ROOM, "room"))
+        return found
+
+    def _places(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
+        """Capitalised country names (lexicon COUNTRY tags) in running text."""
+        found: List[Tuple[int, int, str, str]] = []
+        i = 0
+        while i < len(doc):
+            end = i
+            while (
+                end < len(doc)
+                and not covered[end]
+                and labels.COUNTRY in (doc[end]._.lexicon or "").split("|")
+                and (self._capitalised(doc[end]) or doc[end].lower_ in INSTITUTION_JOINERS)
+                and not (doc[end].is_upper and len(doc[end]) <= 3)
+            ):
+                end += 1
+            while end > i and not self._capitalised(doc[end - 1]):
+                end -= 1
+            if end > i and not doc[i].is_upper:
+                found.append((i, end, labels.COUNTRY, "place"))
+                i = end
+            else:
+                i += 1
         return found
 
     def _identifiers(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
@@ -609,7 +1063,10 @@ class SafetyNet(Pipe):
     def _idlike(self, text: str) -> bool:
         digits = sum(c.isdigit() for c in text)
         letters = sum(c.isalpha() for c in text)
-        if text.lower() in self.clinical or digits == 0:
+        if digits == 0 or text.lower() in self.clinical or NOT_AN_ID.match(text):
+            return False
+        # "PHQ-9", "GAD-7": a scale on the clinical list with its item count.
+        if text.split("-")[0].lower() in self.clinical:
             return False
         return (letters > 0 and digits + letters >= 4) or digits >= 5
 
@@ -622,22 +1079,28 @@ class SafetyNet(Pipe):
         nlp: Optional[Language] = None,
         clinical_vocabulary: Optional[Sequence[str]] = None,
         common_words: Optional[Dict[str, int]] = None,
+        job_heads: Optional[Sequence[str]] = None,
     ) -> None:
         """Replace the word lists (None: the packaged ones)."""
         self._set_data(
             load_clinical_vocabulary() if clinical_vocabulary is None else clinical_vocabulary,
             load_common_words() if common_words is None else common_words,
+            load_job_heads() if job_heads is None else job_heads,
         )
 
     def _data(self) -> Dict[str, Any]:
-        return {"clinical": sorted(self.clinical), "common": dict(sorted(self.common.items()))}
+        return {
+            "clinical": sorted(self.clinical),
+            "common": dict(sorted(self.common.items())),
+            "job_heads": sorted(self.job_heads),
+        }
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return srsly.msgpack_dumps(self._data())
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "SafetyNet":
         data = srsly.msgpack_loads(bytes_data)
-        self._set_data(data["clinical"], data["common"])
+        self._set_data(data["clinical"], data["common"], data.get("job_heads", load_job_heads()))
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
@@ -645,14 +1108,18 @@ class SafetyNet(Pipe):
         path.mkdir(parents=True, exist_ok=True)
         srsly.write_json(path / "clinical_vocabulary.json", sorted(self.clinical))
         srsly.write_json(path / "common_words.json", dict(sorted(self.common.items())))
+        srsly.write_json(path / "job_heads.json", sorted(self.job_heads))
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "SafetyNet":
         path = ensure_path(path)
         for name in ("clinical_vocabulary.json", "common_words.json"):
             if not (path / name).exists():
                 raise ValueError(f"{self.name}: {path / name} is missing")
+        # Pipelines saved before the job heads existed get the packaged ones.
+        heads = path / "job_heads.json"
         self._set_data(
             srsly.read_json(path / "clinical_vocabulary.json"),
             srsly.read_json(path / "common_words.json"),
+            srsly.read_json(heads) if heads.exists() else load_job_heads(),
         )
         return self
