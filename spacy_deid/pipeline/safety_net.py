@@ -402,6 +402,14 @@ QUANTITY_WORDS = frozenset(
 )
 # Shapes that are codes, not identifiers: ICD-10 codes ("F43.21", "F34.1").
 NOT_AN_ID = re.compile(r"^[A-TV-Z][0-9][0-9AB](\.[0-9A-TV-Z]{1,4})?$")
+# The country the notes are written in names no one ("came to the United States").
+HOME_COUNTRY = frozenset({"united states", "united states of america", "america", "usa", "us"})
+# Behaviours, not jobs, among the job head nouns ("former pipe smoker", "is a runner").
+BEHAVIOUR_HEADS = frozenset(
+    {"smoker", "drinker", "user", "abuser", "runner", "walker", "sleeper", "eater", "monitor",
+     "survivor", "learner", "thinker", "believer", "follower", "lover", "gambler", "swimmer",
+     "jogger", "talker", "worrier", "fighter", "hoarder", "dancer", "reader"}
+)
 # Words after which a short run of capitals is a person's initials.
 INITIALS_CUES = frozenset({"initials", "initial"})
 # Words before a room or bed number ("bed 7-14", "Ward 7B", "room 214").
@@ -410,6 +418,8 @@ ROOM_CUES = frozenset({"room", "rm", "bed", "ward", "pod", "suite", "bay"})
 
 # The cue words themselves are never part of a name.
 CUE_WORDS = TITLES | RELATIONS | SIGNATURE_STARTS | ID_CUES | CREDENTIALS
+# Never part of an institution's name ("N. Crowder, PsyD and X Hospital", "Unit No").
+NOT_IN_NAMES = TITLES | ID_CUES | CREDENTIALS | {"psyd", "lmft", "edd", "dds", "rph"}
 
 
 @registry.misc("spacy-deid.ClinicalVocabulary.v1")
@@ -438,6 +448,7 @@ def load_job_heads() -> List[str]:
         word
         for word, n in counts.items()
         if word not in GENERIC_JOB_HEADS
+        and word not in BEHAVIOUR_HEADS
         and not word.endswith("ment")
         and (
             (n >= MIN_JOB_HEAD_TITLES and word.endswith(JOB_HEAD_SUFFIXES))
@@ -541,8 +552,11 @@ class SafetyNet(Pipe):
             return self._zipf(token) < self.stop_zipf
         # Weak cue: "Tamsin", not "QTc" or "NSAIDs" (inner capitals are abbreviations),
         # nor a word glued to the one before ("useStimulants": a lost line break).
-        glued = token.i > 0 and not token.doc[token.i - 1].whitespace_ and token.doc[token.i - 1].is_alpha
-        return text[1:].islower() and self._zipf(token) < self.common_zipf and not glued
+        return (
+            text[1:].islower()
+            and self._zipf(token) < self.common_zipf
+            and not self._glued(token.doc, token.i)
+        )
 
     @staticmethod
     def _eponym(token: Token) -> bool:
@@ -587,7 +601,7 @@ class SafetyNet(Pipe):
             j >= 1
             and doc[j].text in (".", "!", "?")
             and not (doc[j - 1].is_alpha and len(doc[j - 1]) == 1)
-        ) or (j >= 0 and doc[j].text[-1:] in "!?" and len(doc[j]) > 1)
+        ) or (j >= 0 and (doc[j].text == "|" or (doc[j].text[-1:] in "!?" and len(doc[j]) > 1)))
 
     def _cue_before(self, doc: Doc, i: int) -> Optional[str]:
         """The strong cue right before token i, if any."""
@@ -754,12 +768,11 @@ class SafetyNet(Pipe):
 
     def _run_word(self, token: Token, covered: bool) -> bool:
         """A word that can be part of a capitalised name run."""
-        if not self._capitalised(token):
+        if not self._capitalised(token) or (not covered and token.lower_ in NOT_IN_NAMES):
             return False
         # In capitals, function words ("IN", "TO") end the name; institution words do not.
         return not (
             token.is_upper
-            and len(token) > 1
             and token.lower_ in STOP_WORDS
             and token.lower_ not in INSTITUTION_JOINERS
             and INSTITUTION not in (token._.lexicon or "")
@@ -771,6 +784,8 @@ class SafetyNet(Pipe):
         end = i + 1
         while end < len(doc) and not headers[end] and "\n" not in doc[end - 1].whitespace_:
             nxt = doc[end]
+            if self._glued(doc, end):
+                break  # "HospitalAdult": a line break lost in extraction
             if self._run_word(nxt, covered[end]):
                 end += 1
             elif (
@@ -784,6 +799,17 @@ class SafetyNet(Pipe):
             else:
                 break
         return end
+
+    @staticmethod
+    def _glued(doc: Doc, i: int) -> bool:
+        """Token i is a capitalised word stuck to the word before it ("CenterNew")."""
+        return (
+            i > 0
+            and not doc[i - 1].whitespace_
+            and doc[i - 1].is_alpha
+            and doc[i].is_alpha
+            and doc[i].text[0].isupper()
+        )
 
     def _institutions(
         self, doc: Doc, covered: List[bool], headers: List[bool]
@@ -979,7 +1005,19 @@ class SafetyNet(Pipe):
             before = [t.lower_ for t in doc[max(0, token.i - 2) : token.i]]
             if any(b in INITIALS_CUES for b in before):
                 found.append((token.i, token.i + 1, labels.PATIENT, "initials"))
-            elif letters in known and not self._shouted(doc, token.i):
+            elif (
+                letters in known
+                and not self._shouted(doc, token.i)
+                # "RE:", "MR#", "AM": common words and abbreviations, not initials.
+                and self.common.get(letters.lower(), 0) < self.stop_zipf
+                and not (token.i > 0 and doc[token.i - 1].like_num)
+                and not (
+                    token.i + 1 < len(doc)
+                    and (doc[token.i + 1].text == "#" or doc[token.i + 1].lower_ in ID_CUES)
+                )
+            ):
+                # The name in the note is the evidence: clinical abbreviations are
+                # not excluded ("OA" for a patient "O. A." is not osteoarthritis).
                 found.append((token.i, token.i + 1, known[letters], "initials"))
         return found
 
@@ -1028,7 +1066,7 @@ class SafetyNet(Pipe):
                 end += 1
             while end > i and not self._capitalised(doc[end - 1]):
                 end -= 1
-            if end > i and not doc[i].is_upper:
+            if end > i and not doc[i].is_upper and doc[i:end].text.lower() not in HOME_COUNTRY:
                 found.append((i, end, labels.COUNTRY, "place"))
                 i = end
             else:
