@@ -266,6 +266,8 @@ SINGLE_HEADS = frozenset({"army", "navy", "marines"})
 INSTITUTION_LABELS = frozenset(
     {labels.HOSPITAL, labels.DEPARTMENT, labels.ORGANIZATION, labels.LOCATION_OTHER}
 )
+# Entities an institution's name may contain: places and institutions.
+RUN_THROUGH_LABELS = INSTITUTION_LABELS | {labels.CITY, labels.STATE, labels.COUNTRY, labels.STREET}
 # Words after a capitalised word that make it an eponym, not a person
 # ("Cushing's syndrome", "Lewy body dementia", "Babinski sign").
 EPONYM_NOUNS = frozenset(
@@ -770,9 +772,11 @@ class SafetyNet(Pipe):
         """A word that can be part of a capitalised name run."""
         if not self._capitalised(token) or (not covered and token.lower_ in NOT_IN_NAMES):
             return False
-        # In capitals, function words ("IN", "TO") end the name; institution words do not.
+        # "I", "A", and in capitals function words ("IN", "TO"), end the name;
+        # institution words do not ("FIRST EPISODE PROGRAM").
         return not (
             token.is_upper
+            and (len(token) == 1 or self._shouted(token.doc, token.i))
             and token.lower_ in STOP_WORDS
             and token.lower_ not in INSTITUTION_JOINERS
             and INSTITUTION not in (token._.lexicon or "")
@@ -821,56 +825,76 @@ class SafetyNet(Pipe):
         for ent in doc.ents:
             for k in range(ent.start, ent.end):
                 entity_label[k] = ent.label_
+        # A run may go through places and institutions ("[Hartford] County Superior
+        # Court"), not through a person ("Dr. [Merabet] and Brar Clinic").
+        blocked = [
+            h or (c and lab not in RUN_THROUGH_LABELS)
+            for h, c, lab in zip(headers, covered, entity_label)
+        ]
         found: List[Tuple[int, int, str, str]] = []
         i = 0
         while i < len(doc):
-            if headers[i] or not self._run_word(doc[i], covered[i]):
+            if blocked[i] or not self._run_word(doc[i], covered[i]):
                 i += 1
                 continue
-            end = self._capitalised_run(doc, i, covered, headers)
-            # A capitalised common word opening a sentence is not part of the name.
+            end = self._capitalised_run(doc, i, covered, blocked)
+            # A function word, or a capitalised common word opening a sentence of
+            # running text ("Yesterday Ridgefield Hospital called"), is not part of
+            # the name; in a header line ("Same-Day Behavioral Health") it may be.
             while (
                 end - i > 1
                 and not covered[i]
-                and self._sentence_initial(doc, i)
-                and self._zipf(doc[i]) >= self.common_zipf
                 and INSTITUTION not in (doc[i]._.lexicon or "")
+                and (
+                    doc[i].lower_ in STOP_WORDS
+                    and doc[i].lower_ not in INSTITUTION_JOINERS
+                    or self._after_sentence_end(doc, i)
+                    and self._zipf(doc[i]) >= self.common_zipf
+                )
             ):
                 i += 1
-            label, cue = self._institution_label(doc, i, end, covered, entity_label)
+            label, cue, name_end = self._institution_label(doc, i, end, covered, entity_label)
             if label:
-                found.extend(self._uncovered_parts(doc, i, end, covered, label, cue))
+                found.extend(self._uncovered_parts(doc, i, name_end, covered, label, cue))
             i = end
         return found
 
-    def _institution_label(self, doc, i, end, covered, entity_label) -> Tuple[str, str]:
+    def _institution_label(self, doc, i, end, covered, entity_label) -> Tuple[str, str, int]:
+        """(label, cue, end of the name) of the run i..end; no label: not a name."""
         run = doc[i:end]
-        # "COURSE IN HOSPITAL:" is a heading, "Unit:" an attribute name.
-        if end < len(doc) and doc[end].text == ":":
-            return "", ""
+        # "COURSE IN HOSPITAL:" is a heading, "Date of Service =" an attribute name.
+        if end < len(doc) and doc[end].text in (":", "="):
+            return "", "", end
         if all(covered[i:end]):
-            return "", ""
-        heads = [INSTITUTION_HEADS[t.lower_] for t in run if t.lower_ in INSTITUTION_HEADS]
+            return "", "", end
+        heads = [k for k in range(i, end) if doc[k].lower_ in INSTITUTION_HEADS]
         words = [t for t in run if t.is_alpha and t.lower_ not in INSTITUTION_JOINERS]
         if heads and (
             len(words) >= 2
             or (run[0].lower_ in SINGLE_HEADS and not self._sentence_initial(doc, i))
         ):
-            return heads[-1], "institution"
+            # The name ends at its last head unless "of ..." follows ("Museum of
+            # Natural History"): "EMERGENCY SERVICE [EVALUATION]" is a heading.
+            last = heads[-1] + 1
+            if last < end and doc[last].lower_ not in INSTITUTION_JOINERS:
+                end = last
+            return INSTITUTION_HEADS[doc[heads[-1]].lower_], "institution", end
         kinds = [t._.lexicon or "" for t in run]
         # In capitals, a rare word is no evidence (whole paragraphs are shouted).
         rare = not run.text.isupper() and any(
             self._zipf(t) < self.common_zipf and t.lower_ not in self.clinical for t in run
         )
         if len(words) >= 2 and rare and any(INSTITUTION in k.split("|") for k in kinds):
-            return labels.HOSPITAL, "institution"
+            return labels.HOSPITAL, "institution", end
         inside = [entity_label[k] for k in range(i, end) if entity_label[k] in INSTITUTION_LABELS]
         if inside:
-            return inside[0], "extend"
-        return "", ""
+            return inside[0], "extend", end
+        return "", "", end
 
     @staticmethod
     def _uncovered_parts(doc, i, end, covered, label, cue) -> List[Tuple[int, int, str, str]]:
+        """The uncovered stretches of the run i..end; a joiner or hyphen stays only
+        between two parts of the name ("Gender and [Sexuality Program]")."""
         parts = []
         k = i
         while k < end:
@@ -881,10 +905,13 @@ class SafetyNet(Pipe):
             while stop < end and not covered[stop]:
                 stop += 1
             s, e = k, stop
-            # No joiner or hyphen at either edge of a part.
-            while s < e and (doc[s].lower_ in INSTITUTION_JOINERS or not doc[s].is_alpha):
+            while s < e and s == i and (doc[s].lower_ in INSTITUTION_JOINERS or not doc[s].is_alpha):
                 s += 1
-            while e > s and (doc[e - 1].lower_ in INSTITUTION_JOINERS or not doc[e - 1].is_alpha):
+            while (
+                e > s
+                and e == end
+                and (doc[e - 1].lower_ in INSTITUTION_JOINERS or not doc[e - 1].is_alpha)
+            ):
                 e -= 1
             if e > s:
                 parts.append((s, e, label, cue))
@@ -908,6 +935,14 @@ class SafetyNet(Pipe):
                 i += 1
                 continue
             start = i
+            while (
+                start > 0
+                and i - start < MAX_JOB_MODIFIERS
+                and not covered[start - 1]
+                and "\n" not in doc[start - 1].whitespace_
+                and self._modifier(doc[start - 1])
+            ):
+                start -= 1  # "backend [software developer]", "high school [shop teacher]"
             run = doc[start:end]
             if self._occupation_cued(doc, start, end) and not all(
                 t.lower_ in self.clinical
@@ -956,7 +991,10 @@ class SafetyNet(Pipe):
             and token.lower_ not in OCCUPATION_CUES
             and token.lower_ not in ARTICLE_CUES
             and token.lower_ not in STOP_WORDS
-            and (self._zipf(token) < self.stop_zipf or self._is_job_word(token))
+            and (
+                self._zipf(token) < self.stop_zipf
+                or {JOB, INSTITUTION} & set((token._.lexicon or "").split("|"))
+            )
         )
 
     def _occupation_cued(self, doc: Doc, start: int, end: int) -> bool:
@@ -1066,7 +1104,9 @@ class SafetyNet(Pipe):
                 end += 1
             while end > i and not self._capitalised(doc[end - 1]):
                 end -= 1
-            if end > i and not doc[i].is_upper and doc[i:end].text.lower() not in HOME_COUNTRY:
+            if end > i and doc[i:end].text.lower() in HOME_COUNTRY:
+                i = end
+            elif end > i and not doc[i].is_upper:
                 found.append((i, end, labels.COUNTRY, "place"))
                 i = end
             else:
