@@ -412,6 +412,7 @@ BEHAVIOUR_HEADS = frozenset(
      "survivor", "learner", "thinker", "believer", "follower", "lover", "gambler", "swimmer",
      "jogger", "talker", "worrier", "fighter", "hoarder", "dancer", "reader"}
 )
+QUOTES = frozenset({'"', "'", "”", "’", "“"})
 # Words after which a short run of capitals is a person's initials.
 INITIALS_CUES = frozenset({"initials", "initial"})
 # Words before a room or bed number ("bed 7-14", "Ward 7B", "room 214").
@@ -592,6 +593,8 @@ class SafetyNet(Pipe):
             j -= 1
         if j < 0 or "\n" in doc[j].whitespace_ or doc[j].is_space and "\n" in doc[j].text:
             return True
+        if doc[j].text in QUOTES and j > 0 and doc[j - 1].text in SENTENCE_ENDS:
+            return True  # 'he "doesn't join in." Tantrums ...'
         return doc[j].text in SENTENCE_ENDS or "\n" in doc[i - 1].text_with_ws
 
     def _after_sentence_end(self, doc: Doc, i: int) -> bool:
@@ -653,7 +656,7 @@ class SafetyNet(Pipe):
         for start, end, _, _ in proposals:
             for i in range(start, end):
                 covered[i] = True
-        proposals += self._occupations(doc, covered)
+        proposals += self._occupations(doc, covered) + self._profession_modifiers(doc, covered)
         proposals += self._initials(doc, covered)
         for start, end, _, _ in proposals:
             for i in range(start, end):
@@ -804,6 +807,16 @@ class SafetyNet(Pipe):
                 break
         return end
 
+    def _function_word(self, doc: Doc, i: int) -> bool:
+        """A capitalised function word ("The", "At"), not an acronym ("US Army") nor
+        the first part of a compound ("Same-Day")."""
+        token = doc[i]
+        if token.lower_ not in STOP_WORDS or token.lower_ in INSTITUTION_JOINERS:
+            return False
+        if token.is_upper and len(token) > 1 and not self._shouted(doc, i):
+            return False
+        return token.whitespace_ != "" or i + 1 >= len(doc) or doc[i + 1].text != "-"
+
     @staticmethod
     def _glued(doc: Doc, i: int) -> bool:
         """Token i is a capitalised word stuck to the word before it ("CenterNew")."""
@@ -846,8 +859,7 @@ class SafetyNet(Pipe):
                 and not covered[i]
                 and INSTITUTION not in (doc[i]._.lexicon or "")
                 and (
-                    doc[i].lower_ in STOP_WORDS
-                    and doc[i].lower_ not in INSTITUTION_JOINERS
+                    self._function_word(doc, i)
                     or self._after_sentence_end(doc, i)
                     and self._zipf(doc[i]) >= self.common_zipf
                 )
@@ -955,6 +967,27 @@ class SafetyNet(Pipe):
             i = end
         return found
 
+    def _profession_modifiers(
+        self, doc: Doc, covered: List[bool]
+    ) -> List[Tuple[int, int, str, str]]:
+        """Modifiers right before a profession entity ("backend [software developer]")."""
+        found: List[Tuple[int, int, str, str]] = []
+        for ent in doc.ents:
+            if ent.label_ != labels.PROFESSION:
+                continue
+            start = ent.start
+            while (
+                start > 0
+                and ent.start - start < MAX_JOB_MODIFIERS
+                and not covered[start - 1]
+                and "\n" not in doc[start - 1].whitespace_
+                and self._modifier(doc[start - 1])
+            ):
+                start -= 1
+            if start < ent.start and self._occupation_cued(doc, start, ent.end):
+                found.append((start, ent.start, labels.PROFESSION, "occupation"))
+        return found
+
     def _is_job_word(self, token: Token) -> bool:
         return JOB in (token._.lexicon or "").split("|")
 
@@ -1043,6 +1076,7 @@ class SafetyNet(Pipe):
             before = [t.lower_ for t in doc[max(0, token.i - 2) : token.i]]
             if any(b in INITIALS_CUES for b in before):
                 found.append((token.i, token.i + 1, labels.PATIENT, "initials"))
+                known.setdefault(letters, labels.PATIENT)  # "Patient initials: O.A." ... "OA"
             elif (
                 letters in known
                 and not self._shouted(doc, token.i)
