@@ -19,20 +19,53 @@ The greedy `doc.ents` are not changed. The probabilities are raw: the
 The tok2vec or transformer output the NER listens to is read from the Doc
 (`doc.tensor`, `doc._.trf_data`), so nothing is computed twice but the
 decoding. See docs/recall.md.
+
+What the beam decodes (`scope`):
+
+- `"doc"`: each Doc as one beam. Its cost grows faster than the Doc's
+  length (every beam step copies each parse's history), and in a long note
+  the 16 parses of the final beam differ only in its last few ambiguous
+  places, so early alternatives are pruned to probability 0 or 1.
+- `"lines"`: each line (the tokens between newline tokens; never cut inside
+  a greedy entity) as its own beam, over a sub-Doc carrying its slice of
+  `doc.tensor`. The NER's state features are the next token and the open
+  entity's first token, so once no entity is open a line decodes exactly as
+  it would inside the Doc; only entities crossing a newline are not proposed.
+  Every line gets its own parses and probabilities.
+- `"focus"`: as `"lines"`, but only windows around the tokens that can be
+  PHI: tokens of a greedy entity and every token but spaces, punctuation and
+  common lower-case words (`Token._.word_frequency` of `deid_lexicon`, not
+  tagged as a job title), widened by `focus_margin` tokens on each side. A
+  run of common lower-case words outside the windows gets no candidates.
+
+The line scopes need an NER that reads `doc.tensor` (a `Tok2VecListener`,
+as in `configs/cpu.cfg`); with any other (a transformer listener, an inline
+tok2vec) the component decodes whole Docs whatever the scope says.
 """
 
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
+import numpy
 from spacy.language import Language
 from spacy.pipeline import Pipe
+from spacy.pipeline.tok2vec import Tok2VecListener
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import minibatch
+
+from ..extensions import install_extensions
 
 DEFAULT_CANDIDATES_KEY = "ner_candidates"
 # Name of the span group attribute holding one probability per span.
 SCORES_ATTR = "scores"
 
 EntityScores = Dict[Tuple[int, int, str], float]
+# What one beam decodes (see the module docstring). The factory's default stays
+# "doc", so a pipeline saved before the setting existed decodes (and is
+# calibrated) as before; configs/cpu.cfg sets its own.
+SCOPE_DOC, SCOPE_LINES, SCOPE_FOCUS = "doc", "lines", "focus"
+SCOPES = (SCOPE_DOC, SCOPE_LINES, SCOPE_FOCUS)
+# `deid_lexicon`'s tag of job titles: lower-case common words that can be PHI.
+_JOB_TAG = "JOB"
 
 
 @Language.factory(
@@ -45,6 +78,8 @@ EntityScores = Dict[Tuple[int, int, str], float]
         "beam_width": 16,
         "beam_density": 0.0001,
         "min_score": 0.001,
+        "scope": SCOPE_DOC,
+        "focus_margin": 2,
     },
     default_score_weights={},
 )
@@ -56,6 +91,8 @@ def make_ner_scores(
     beam_width: int,
     beam_density: float,
     min_score: float,
+    scope: str,
+    focus_margin: int,
 ) -> "NerScores":
     """Create a `deid_ner_scores` component (reads the pipe called `ner_name`)."""
     return NerScores(
@@ -66,6 +103,8 @@ def make_ner_scores(
         beam_width=beam_width,
         beam_density=beam_density,
         min_score=min_score,
+        scope=scope,
+        focus_margin=focus_margin,
     )
 
 
@@ -77,6 +116,8 @@ class NerScores(Pipe):
     beam_width: parses kept by the beam (more: smoother probabilities, slower).
     beam_density: prune parses whose score is below this share of the best.
     min_score: candidates below this probability are not written.
+    scope: what one beam decodes: "doc", "lines" or "focus" (module docstring).
+    focus_margin: tokens kept on each side of a possible-PHI token ("focus").
     """
 
     def __init__(
@@ -89,9 +130,16 @@ class NerScores(Pipe):
         beam_width: int = 16,
         beam_density: float = 0.0001,
         min_score: float = 0.001,
+        scope: str = SCOPE_DOC,
+        focus_margin: int = 2,
     ) -> None:
         if beam_width < 2:
             raise ValueError(f"{name}: beam_width must be at least 2, got {beam_width}")
+        if scope not in SCOPES:
+            raise ValueError(f"{name}: scope must be one of {', '.join(SCOPES)}, got {scope!r}")
+        if focus_margin < 0:
+            raise ValueError(f"{name}: focus_margin must be at least 0, got {focus_margin}")
+        install_extensions()
         self.nlp = nlp
         self.name = name
         self.ner_name = ner_name
@@ -99,6 +147,8 @@ class NerScores(Pipe):
         self.beam_width = beam_width
         self.beam_density = beam_density
         self.min_score = min_score
+        self.scope = scope
+        self.focus_margin = focus_margin
 
     def _ner(self):
         if self.ner_name not in self.nlp.pipe_names:
@@ -114,17 +164,42 @@ class NerScores(Pipe):
     def predict(self, docs: List[Doc]) -> List[EntityScores]:
         """Probability of every (start, end, label) the beam proposes, per Doc."""
         ner = self._ner()
-        blank = []
-        for doc in docs:
-            # A copy with every entity *missing* (not "O"): the beam may then
-            # propose anything, as the greedy decoder could.
-            copy = doc.copy()
-            copy.set_ents([], default="missing")
-            blank.append(copy)
-        if not any(len(doc) for doc in blank):
-            return [{} for _ in docs]
-        beams = ner.beam_parse(blank, beam_width=self.beam_width, beam_density=self.beam_density)
-        return [dict(scores) for scores in ner.scored_ents(beams)]
+        # Each piece: (doc index, token offset, Doc the beam decodes).
+        pieces: List[Tuple[int, int, Doc]] = []
+        by_lines = self.scope != SCOPE_DOC and reads_doc_tensor(ner)
+        for i, doc in enumerate(docs):
+            if by_lines and doc.tensor.shape[0] == len(doc) and len(doc):
+                for start, end in self.segments(doc):
+                    pieces.append((i, start, blank_slice(doc, start, end)))
+            elif len(doc):
+                # A copy with every entity *missing* (not "O"): the beam may then
+                # propose anything, as the greedy decoder could.
+                copy = doc.copy()
+                copy.set_ents([], default="missing")
+                pieces.append((i, 0, copy))
+        scores: List[EntityScores] = [{} for _ in docs]
+        if not pieces:
+            return scores
+        beams = ner.beam_parse(
+            [piece for _, _, piece in pieces],
+            beam_width=self.beam_width,
+            beam_density=self.beam_density,
+        )
+        for (i, offset, _), piece_scores in zip(pieces, ner.scored_ents(beams)):
+            for (start, end, label), value in piece_scores.items():
+                scores[i][(start + offset, end + offset, label)] = value
+        return scores
+
+    def segments(self, doc: Doc) -> List[Tuple[int, int]]:
+        """The (start, end) token ranges the beam decodes, for the line scopes."""
+        lines = line_ranges(doc)
+        if self.scope != SCOPE_FOCUS:
+            return lines
+        possible = possible_phi_tokens(doc)
+        windows = []
+        for start, end in lines:
+            windows.extend(focus_windows(possible[start:end], self.focus_margin, start))
+        return windows
 
     def set_annotations(self, docs: Iterable[Doc], scores: List[EntityScores]) -> None:
         for doc, entity_scores in zip(docs, scores):
@@ -152,6 +227,74 @@ class NerScores(Pipe):
     # Nothing to learn or save: the probabilities come from the NER's own model.
     def initialize(self, get_examples=None, *, nlp: Optional[Language] = None) -> None:
         return None
+
+
+def reads_doc_tensor(ner) -> bool:
+    """Whether the NER's features come from `doc.tensor` (a spaCy `Tok2VecListener`).
+
+    Only then can a slice of the Doc be decoded with the slice of its tensor;
+    a transformer listener reads `doc._.trf_data`, an inline tok2vec would
+    recompute the vectors without the rest of the note as context.
+    """
+    if not ner.model.has_ref("tok2vec"):
+        return False
+    return any(isinstance(layer, Tok2VecListener) for layer in ner.model.get_ref("tok2vec").walk())
+
+
+def line_ranges(doc: Doc) -> List[Tuple[int, int]]:
+    """(start, end) of each line: the tokens between newline tokens, never cutting an entity."""
+    inside_entity = numpy.zeros(len(doc) + 1, dtype=bool)
+    for ent in doc.ents:
+        inside_entity[ent.start + 1 : ent.end] = True
+    ranges, start = [], 0
+    for token in doc:
+        if token.is_space and "\n" in token.text and not inside_entity[token.i]:
+            if token.i > start:
+                ranges.append((start, token.i))
+            start = token.i + 1
+    if len(doc) > start:
+        ranges.append((start, len(doc)))
+    return ranges
+
+
+def possible_phi_tokens(doc: Doc) -> numpy.ndarray:
+    """Per token: can it be (part of) PHI? False for spaces, punctuation and common
+    lower-case words that are no job title; True for the greedy entities' tokens."""
+    possible = numpy.ones(len(doc), dtype=bool)
+    for token in doc:
+        if token.is_space or token.is_punct:
+            possible[token.i] = False
+        elif token.is_alpha and token.is_lower and token._.word_frequency:
+            possible[token.i] = _JOB_TAG in (token._.lexicon or "")
+    for ent in doc.ents:
+        possible[ent.start : ent.end] = True
+    return possible
+
+
+def focus_windows(possible: numpy.ndarray, margin: int, offset: int = 0) -> List[Tuple[int, int]]:
+    """Maximal runs of `possible` widened by `margin` on each side, as (start, end) + offset."""
+    covered = possible.copy()
+    for shift in range(1, min(margin, len(possible)) + 1):
+        covered[shift:] |= possible[:-shift]
+        covered[:-shift] |= possible[shift:]
+    edges = numpy.diff(numpy.concatenate(([0], covered.astype(numpy.int8), [0])))
+    starts, ends = numpy.flatnonzero(edges == 1), numpy.flatnonzero(edges == -1)
+    return [(int(a) + offset, int(b) + offset) for a, b in zip(starts, ends)]
+
+
+def blank_slice(doc: Doc, start: int, end: int) -> Doc:
+    """Tokens start..end of `doc` as a new Doc with their `doc.tensor` rows and no entities.
+
+    A new Doc's entity annotation is missing, so the beam may propose anything.
+    """
+    tokens = doc[start:end]
+    piece = Doc(
+        doc.vocab,
+        words=[token.text for token in tokens],
+        spaces=[bool(token.whitespace_) for token in tokens],
+    )
+    piece.tensor = doc.tensor[start:end]
+    return piece
 
 
 def group_scores(group: SpanGroup) -> List[float]:
