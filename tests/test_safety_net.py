@@ -4,7 +4,7 @@ import pytest
 import spacy
 
 from spacy_deid import labels
-from spacy_deid.pipeline.safety_net import load_clinical_vocabulary
+from spacy_deid.pipeline.safety_net import load_clinical_vocabulary, load_job_heads
 
 
 @pytest.fixture(scope="module")
@@ -21,6 +21,7 @@ def nlp():
         lexicons={
             "JOB": ["kindergarten teacher", "teacher", "therapist", "psychiatrist"],
             "INSTITUTION": ["Hospital", "Psychiatric"],
+            "COUNTRY": ["Mexico", "United States"],
         },
         frequencies={},
     )
@@ -59,6 +60,30 @@ POSITIVE = [
         "Her mother is a retired kindergarten teacher.",
         [("kindergarten teacher", "safety_net:occupation")],
     ),
+    # an institution's head word; a run through a place entity keeps only the rest
+    (
+        "She worked at the Quorvale County Superior Court.",
+        [("Quorvale County Superior Court", "safety_net:institution")],
+    ),
+    (
+        "PTSD CLINICAL TEAM - MENTAL HEALTH INTAKE",
+        [("PTSD CLINICAL TEAM", "safety_net:institution")],
+    ),
+    ("He served in the US Army for six years.", [("US Army", "safety_net:institution")]),
+    (
+        "Members of Brightwater Light Fellowship visit.",
+        [("Brightwater Light Fellowship", "safety_net:institution")],
+    ),
+    # job head nouns (the lists' last words) with their modifiers, after a cue
+    ("She is a freelance illustrator.", [("illustrator", "safety_net:occupation")]),
+    ("He is a 67 yo retired library cataloger.", [("library cataloger", "safety_net:occupation")]),
+    # initials declared, then used; a bed number
+    (
+        "Patient initials: Q.Z.\nQZ reports poor sleep.",
+        [("Q.Z.", "safety_net:initials"), ("QZ", "safety_net:initials")],
+    ),
+    ("Admitted to bed 7-14 overnight.", [("7-14", "safety_net:room")]),
+    ("Her brother was killed in Mexico last year.", [("Mexico", "safety_net:place")]),
 ]
 # Text where nothing may be proposed.
 NEGATIVE = [
@@ -69,6 +94,15 @@ NEGATIVE = [
     "Seen by Dr. Lee on Monday.",  # "Lee" is already an entity (covered)
     "MENTAL STATUS EXAM\nAppearance: casual.",  # header in capitals
     "Her therapist and psychiatrist agree.",  # clinical occupations
+    "She has a lawyer for the custody case.",  # someone the patient has, not a job
+    "He is a runner and a pipe smoker.",  # behaviours, not jobs
+    "Family history of Quelling's syndrome.",  # an eponym before "syndrome"
+    "PHQ-9 score 18; dx F43.21 adjustment disorder; chart reviewed.",  # scale, ICD code
+    "REVIEWED RISKS, BENEFITS, AND ALTERNATIVES.",  # a signature verb without "by"
+    "She came to the United States in 2015.",  # the home country
+    "COURSE IN HOSPITAL:\nStable.",  # a heading before ":"
+    "Seen at 3:15 PM today.",  # a time
+    "Spent 10 hours in bed 3 nights ago.",  # a quantity, not a bed number
 ]
 
 
@@ -81,6 +115,88 @@ def test_proposes(nlp, text, expected):
 def test_proposes_nothing(nlp, text):
     ents = ["Lee"] if "Lee" in text else []
     assert proposals(nlp, text, ents) == []
+
+
+def proposals_with(nlp, text, ents):
+    """Proposals with entities given as (text, label) pairs."""
+    doc = nlp.make_doc(text)
+    doc.ents = [
+        doc.char_span(text.index(e), text.index(e) + len(e), label=label) for e, label in ents
+    ]
+    for _, pipe in nlp.pipeline:
+        doc = pipe(doc)
+    return [(s.text, s.id_, s.label_) for s in doc.spans["phi_safety_net"]]
+
+
+# (text, entities found by the pipeline, expected proposals) — cues that read the entities
+WITH_ENTITIES = [
+    # the initials of a person entity of the same note
+    (
+        "Seen with Jorvik Pennaby-Aldous today. JPA reports poor sleep.",
+        [("Jorvik Pennaby-Aldous", labels.PATIENT)],
+        [("JPA", "safety_net:initials", labels.PATIENT)],
+    ),
+    # the capitalised words around an institution entity on its line
+    (
+        "QUARRY LANE AND EARLY PSYCHOSIS PROGRAM\nIntake",
+        [("EARLY PSYCHOSIS PROGRAM", labels.DEPARTMENT)],
+        [("QUARRY LANE AND", "safety_net:institution", labels.DEPARTMENT)],
+    ),
+    (
+        "Works at the Harborline Museum of Natural History downtown.",
+        [("Harborline Museum of Natural", labels.ORGANIZATION)],
+        [("History", "safety_net:institution", labels.ORGANIZATION)],
+    ),
+    # no head word: the run is a name because it holds an institution entity
+    (
+        "Larchmont Behavioral Health\nIntake note",
+        [("Behavioral Health", labels.DEPARTMENT)],
+        [("Larchmont", "safety_net:extend", labels.DEPARTMENT)],
+    ),
+    # a person is no part of an institution's name: only the clinic is proposed
+    (
+        "ROI signed for Dr. Merabet and Quell Clinic today.",
+        [("Merabet", labels.DOCTOR)],
+        [("Quell Clinic", "safety_net:institution", labels.DEPARTMENT)],
+    ),
+    # a place inside the name: the rest of the name is proposed
+    (
+        "She worked at the Hartwell County Superior Court.",
+        [("Hartwell", labels.CITY)],
+        [("County Superior Court", "safety_net:institution", labels.ORGANIZATION)],
+    ),
+    # modifiers before a profession entity
+    (
+        "He is a 28 yo single backend software developer.",
+        [("software developer", labels.PROFESSION)],
+        [("backend", "safety_net:occupation", labels.PROFESSION)],
+    ),
+]
+# Entities that must not pull their neighbours in.
+WITH_ENTITIES_NEGATIVE = [
+    # "RE:", "MR#", "AM" are not initials even when a name has them
+    (
+        "RE: Ross Ember\nMR#: see chart\nAt 10:30 AM with Anya Mercer.",
+        [("Ross Ember", labels.PATIENT), ("Anya Mercer", labels.DOCTOR)],
+    ),
+]
+
+
+@pytest.mark.parametrize("text,ents,expected", WITH_ENTITIES)
+def test_proposes_around_entities(nlp, text, ents, expected):
+    assert proposals_with(nlp, text, ents) == expected
+
+
+@pytest.mark.parametrize("text,ents", WITH_ENTITIES_NEGATIVE)
+def test_entities_pull_nothing_in(nlp, text, ents):
+    assert [p for p in proposals_with(nlp, text, ents) if p[1] != "safety_net:capitalised"] == []
+
+
+def test_job_heads_come_from_the_shipped_job_titles():
+    heads = set(load_job_heads())
+    assert {"developer", "illustrator", "cataloger", "stenographer", "teacher"} <= heads
+    # generic heads, behaviours and clinical words are left out
+    assert not {"member", "person", "smoker", "runner", "department"} & heads
 
 
 def test_covered_tokens_are_never_proposed(nlp):
@@ -116,11 +232,21 @@ def test_round_trip(tmp_path):
     nlp = spacy.blank("en")
     net = nlp.add_pipe("deid_safety_net")
     nlp.initialize()
-    net.initialize(clinical_vocabulary=["zyxwert"], common_words={"the": 7})
+    net.initialize(clinical_vocabulary=["zyxwert"], common_words={"the": 7}, job_heads=["welder"])
     nlp.to_disk(tmp_path / "p")
     loaded = spacy.load(tmp_path / "p").get_pipe("deid_safety_net")
     assert loaded.clinical == {"zyxwert"} and loaded.common == {"the": 7}
+    assert loaded.job_heads == {"welder"}
     assert loaded.from_bytes(net.to_bytes()).clinical == {"zyxwert"}
+
+
+def test_pipelines_saved_without_job_heads_get_the_packaged_ones(tmp_path):
+    nlp = spacy.blank("en")
+    net = nlp.add_pipe("deid_safety_net")
+    nlp.initialize()
+    net.to_disk(tmp_path / "net")
+    (tmp_path / "net" / "job_heads.json").unlink()
+    assert "developer" in net.from_disk(tmp_path / "net").job_heads
 
 
 def test_missing_data_file_is_a_clear_error(tmp_path):

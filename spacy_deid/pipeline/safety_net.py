@@ -330,8 +330,25 @@ OCCUPATION_CUES = frozenset(
 # "his wife, a teacher"), not after "has a lawyer", "saw a counselor".
 ARTICLE_CUES = frozenset({"a", "an"})
 COPULAS = frozenset(
-    {"is", "was", "are", "were", "be", "been", "being", "became", "become", "becomes", "as",
-     ",", "(", "'s", "works", "worked", "employed"}
+    {
+        "is",
+        "was",
+        "are",
+        "were",
+        "be",
+        "been",
+        "being",
+        "became",
+        "become",
+        "becomes",
+        "as",
+        ",",
+        "(",
+        "'s",
+        "works",
+        "worked",
+        "employed",
+    }
 )
 # Plural subjects before "are" ("parents are physicians").
 PLURAL_COPULAS = frozenset({"are", "were"})
@@ -388,8 +405,27 @@ GENERIC_JOB_HEADS = frozenset(
 )
 # A job head noun names a person: the suffixes of the hybrid CRF's "profession
 # suffix" feature (-ist, -ian, -man) and the other agent-noun endings.
-JOB_HEAD_SUFFIXES = ("er", "or", "ist", "ian", "man", "ant", "yst", "ive", "ary", "eur", "ess",
-                     "ee", "ic", "ect", "ch", "ef", "ot", "ey", "ard")
+JOB_HEAD_SUFFIXES = (
+    "er",
+    "or",
+    "ist",
+    "ian",
+    "man",
+    "ant",
+    "yst",
+    "ive",
+    "ary",
+    "eur",
+    "ess",
+    "ee",
+    "ic",
+    "ect",
+    "ch",
+    "ef",
+    "ot",
+    "ey",
+    "ard",
+)
 # Rarer heads (fewer titles) must end like this and be this long ("cataloger").
 RARE_JOB_HEAD_SUFFIXES = ("er", "or", "ist", "ian")
 MIN_RARE_JOB_HEAD_LENGTH = 6
@@ -408,9 +444,32 @@ NOT_AN_ID = re.compile(r"^[A-TV-Z][0-9][0-9AB](\.[0-9A-TV-Z]{1,4})?$")
 HOME_COUNTRY = frozenset({"united states", "united states of america", "america", "usa", "us"})
 # Behaviours, not jobs, among the job head nouns ("former pipe smoker", "is a runner").
 BEHAVIOUR_HEADS = frozenset(
-    {"smoker", "drinker", "user", "abuser", "runner", "walker", "sleeper", "eater", "monitor",
-     "survivor", "learner", "thinker", "believer", "follower", "lover", "gambler", "swimmer",
-     "jogger", "talker", "worrier", "fighter", "hoarder", "dancer", "reader"}
+    {
+        "smoker",
+        "drinker",
+        "user",
+        "abuser",
+        "runner",
+        "walker",
+        "sleeper",
+        "eater",
+        "monitor",
+        "survivor",
+        "learner",
+        "thinker",
+        "believer",
+        "follower",
+        "lover",
+        "gambler",
+        "swimmer",
+        "jogger",
+        "talker",
+        "worrier",
+        "fighter",
+        "hoarder",
+        "dancer",
+        "reader",
+    }
 )
 QUOTES = frozenset({'"', "'", "”", "’", "“"})
 # Words after which a short run of capitals is a person's initials.
@@ -777,13 +836,16 @@ class SafetyNet(Pipe):
             return False
         # "I", "A", and in capitals function words ("IN", "TO"), end the name;
         # institution words do not ("FIRST EPISODE PROGRAM").
-        return not (
-            token.is_upper
-            and (len(token) == 1 or self._shouted(token.doc, token.i))
-            and token.lower_ in STOP_WORDS
-            and token.lower_ not in INSTITUTION_JOINERS
-            and INSTITUTION not in (token._.lexicon or "")
-        ) or covered
+        return (
+            not (
+                token.is_upper
+                and (len(token) == 1 or self._shouted(token.doc, token.i))
+                and token.lower_ in STOP_WORDS
+                and token.lower_ not in INSTITUTION_JOINERS
+                and INSTITUTION not in (token._.lexicon or "")
+            )
+            or covered
+        )
 
     def _capitalised_run(self, doc: Doc, i: int, covered: List[bool], headers: List[bool]) -> int:
         """End of the run of capitalised words from i on its line, joined by "of",
@@ -796,8 +858,10 @@ class SafetyNet(Pipe):
             if self._run_word(nxt, covered[end]):
                 end += 1
             elif (
-                (nxt.lower_ in INSTITUTION_JOINERS or (nxt.text == "-" and not nxt.whitespace_
-                                                       and not doc[end - 1].whitespace_))
+                (
+                    nxt.lower_ in INSTITUTION_JOINERS
+                    or (nxt.text == "-" and not nxt.whitespace_ and not doc[end - 1].whitespace_)
+                )
                 and end + 1 < len(doc)
                 and self._run_word(doc[end + 1], covered[end + 1])
                 and "\n" not in nxt.whitespace_
@@ -851,17 +915,20 @@ class SafetyNet(Pipe):
                 i += 1
                 continue
             end = self._capitalised_run(doc, i, covered, blocked)
-            # A function word, or a capitalised common word opening a sentence of
-            # running text ("Yesterday Ridgefield Hospital called"), is not part of
-            # the name; in a header line ("Same-Day Behavioral Health") it may be.
+            # A function word, or a capitalised common word opening a sentence
+            # ("Yesterday Ridgefield Hospital called"), is not part of the name; in
+            # capitals (a header line) or a compound ("Same-Day Behavioral Health")
+            # it may be.
             while (
                 end - i > 1
                 and not covered[i]
                 and INSTITUTION not in (doc[i]._.lexicon or "")
                 and (
                     self._function_word(doc, i)
-                    or self._after_sentence_end(doc, i)
+                    or self._sentence_initial(doc, i)
                     and self._zipf(doc[i]) >= self.common_zipf
+                    and not doc[i:end].text.isupper()
+                    and not (i + 1 < end and doc[i + 1].text == "-" and not doc[i].whitespace_)
                 )
             ):
                 i += 1
@@ -917,7 +984,9 @@ class SafetyNet(Pipe):
             while stop < end and not covered[stop]:
                 stop += 1
             s, e = k, stop
-            while s < e and s == i and (doc[s].lower_ in INSTITUTION_JOINERS or not doc[s].is_alpha):
+            while (
+                s < e and s == i and (doc[s].lower_ in INSTITUTION_JOINERS or not doc[s].is_alpha)
+            ):
                 s += 1
             while (
                 e > s
