@@ -213,7 +213,31 @@ LOCATION_NEGATIVES = [
     ("DENIES INTENT OR PLAN. DENIES SI, HI, INTENT.", labels.STATE),
     ("SUSPENDED; CAR PLATE 4MBY614 IMPOUNDED.", labels.STATE),
     ("COUNSELOR AT WEST VIRGINIA STATE UNIVERSITY.", labels.STATE),
+    # rooms: a kind of room, a duration or a dose is no room number
+    ("Clutter rating: living room 7, kitchen 6.", labels.ROOM),
+    ("Sat in the waiting room 4 hours.", labels.ROOM),
+    ("Stayed in bed 3 days after the news.", labels.ROOM),
+    ("Back in bed by 10 most nights.", labels.ROOM),
+    ("Advised bed rest.", labels.ROOM),
+    ("Bedroom 2 is cluttered.", labels.ROOM),
 ]
+
+ROOM_POSITIVES = [
+    ("Seen in Rm 2207 today.", "2207"),
+    ("Admitted to Room 5, Bed B overnight.", "5"),
+    ("Admitted to Room 5, Bed B overnight.", "B"),
+    ("Moved to Bay 9 of the ED.", "9"),
+    ("Met in interview room D-3.", "D-3"),
+    ("Geriatric unit, bed 7-14.", "7-14"),
+    ("Room: 412B", "412B"),
+    ("ROOM # 31", "31"),
+    ("BED 4A", "4A"),
+]
+
+
+@pytest.mark.parametrize("text,expected", ROOM_POSITIVES)
+def test_room_positive(nlp, text, expected):
+    assert_found(nlp, text, expected, labels.ROOM)
 
 
 @pytest.mark.parametrize("text,expected,label", LOCATION_POSITIVES)

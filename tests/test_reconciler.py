@@ -195,6 +195,41 @@ CORRECTION_CASES = [
      "correct:doctor_family_role"),
     ("doctor_mothers_dr", "her mother's psychiatrist Anna Quill", "Anna Quill", labels.DOCTOR, labels.DOCTOR, None),
     ("patient_plain", "lives with Anna Quill in", "Anna Quill", labels.PATIENT, labels.PATIENT, None),
+    # what a value of the type cannot look like (shape, context and lexicon guards)
+    ("name_lower_case", "Sleep worse with sundowning in the Evening", "sundowning", labels.PATIENT, None,
+     "correct:name_without_capital"),
+    ("name_lower_case_note", "seen with anna quill today", "anna quill", labels.PATIENT, labels.PATIENT, None),
+    ("place_lower_case", "Moved to a new city in May", "new city", labels.CITY, None, "correct:name_without_capital"),
+    ("date_impossible", "MMSE: 13/30 today", "13/30", labels.DATE, None, "correct:date_impossible_fraction"),
+    ("date_impossible_big", "Seen 45/2 again", "45/2", labels.DATE, None, "correct:date_impossible_fraction"),
+    ("date_month_day", "Seen on 12/30 again", "12/30", labels.DATE, labels.DATE, None),
+    ("date_month_year", "Seen in 4/98 again", "4/98", labels.DATE, labels.DATE, None),
+    ("date_dose", "Suboxone 16/4 mg daily", "16/4", labels.DATE, None, "correct:date_before_unit"),
+    ("date_day_month", "Seen 16/4 in clinic", "16/4", labels.DATE, labels.DATE, None),
+    ("instrument_inside", "Cornell Scale for Depression: 14", "Cornell Scale", labels.PATIENT, None,
+     "correct:name_is_instrument"),
+    ("instrument_after", "Hamilton Rating Scale was 20", "Hamilton", labels.DOCTOR, None,
+     "correct:name_before_instrument"),
+    ("name_before_verb", "Hamilton rated her mood", "Hamilton", labels.DOCTOR, labels.DOCTOR, None),
+    ("clinical_term", "No SIB reported", "SIB", labels.DOCTOR, None, "correct:name_is_clinical_term"),
+    ("clinical_term_org", "Attends AA weekly", "AA", labels.ORGANIZATION, None, "correct:name_is_clinical_term"),
+    ("unit_username", "Level 212 mcg/mL today", "mcg/mL", labels.USERNAME, None, "correct:username_is_unit"),
+    ("username_plain", "Handle mcg_fan on X", "mcg_fan", labels.USERNAME, labels.USERNAME, None),
+    # institutions: what the name says it is
+    ("hospital_named_school", "Records from Pine Harrow Elementary arrived", "Pine Harrow Elementary",
+     labels.HOSPITAL, labels.ORGANIZATION, "correct:hospital_not_medical"),
+    ("hospital_named_choir", "Sings with Fenwick Harbor Chorale on Sundays", "Fenwick Harbor Chorale",
+     labels.HOSPITAL, labels.ORGANIZATION, "correct:hospital_not_medical"),
+    ("hospital_medical_school", "Seen at Harbor University Hospital today", "Harbor University Hospital",
+     labels.HOSPITAL, labels.HOSPITAL, None),
+    ("organization_named_hospital", "Transferred from Mercy Hospital overnight", "Mercy Hospital",
+     labels.ORGANIZATION, labels.HOSPITAL, "correct:organization_is_hospital"),
+    ("organization_hospital_employer", "He works at Mercy Hospital as a cook", "Mercy Hospital",
+     labels.ORGANIZATION, labels.ORGANIZATION, None),
+    ("hospital_named_unit", "Admitted to the Geriatric Neuropsychiatry Unit today", "Geriatric Neuropsychiatry Unit",
+     labels.HOSPITAL, labels.DEPARTMENT, "correct:hospital_is_department"),
+    ("hospital_with_unit_word", "Admitted to Mercy Clinic Unit today", "Mercy Clinic Unit",
+     labels.HOSPITAL, labels.HOSPITAL, None),
 ]
 
 
@@ -211,6 +246,34 @@ def test_error_correction(text, mention, given, expected, provenance):
         return
     assert ents(doc) == [(mention, expected)]
     assert doc.ents[0]._.phi_source == ("ner" if provenance is None else f"ner|{provenance}")
+
+
+def test_lower_case_guard_spares_names_the_lexicon_knows():
+    """"rose" in lower case is still a first name; "sundowning" is no name."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons={"FIRST": ["Rose"]}, frequencies={})
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    doc = build(nlp, "Visited by rose and sundowning in the Evening", ner=[("rose", labels.PATIENT),
+                                                                          ("sundowning", labels.PATIENT)])
+    doc = nlp.get_pipe("deid_lexicon")(doc)
+    doc = run(nlp, doc)
+    assert ents(doc) == [("rose", labels.PATIENT)]
+
+
+@pytest.mark.parametrize(
+    "rule,message",
+    [
+        ({"kind": "shape"}, "needs a 'pattern'"),
+        ({"kind": "shape", "pattern": "(unclosed"}, "not a valid regular expression"),
+        ({"kind": "shape", "pattern": "x", "match": "maybe"}, "match must be one of"),
+        ({"kind": "shape", "pattern": "x", "unless_tags": "FIRST"}, "unless_tags must be a list"),
+    ],
+)
+def test_shape_rule_errors(rule, message):
+    lists = json.loads(DEFAULT_LISTS_PATH.read_text())
+    raw = dict({"id": "bad", "step": "correct", "labels": [labels.PATIENT], "relabel": None}, **rule)
+    with pytest.raises(ReconcilerRuleError, match=message):
+        RuleSet([raw], lists)
 
 
 @pytest.mark.parametrize(

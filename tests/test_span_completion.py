@@ -12,7 +12,7 @@ LEXICONS = {
     "COUNTRY": ["Bosnia and Herzegovina", "Trinidad and Tobago"],
     "CITY": ["Boston", "Chicago"],
     "JOB": ["medical equipment sales representative", "sales representative",
-            "middle school guidance counselor"],
+            "middle school guidance counselor", "associate program director"],
 }
 ONLY_COMPLETE = {"merge": False, "correct": False, "reconcile": False, "propagate": False,
                  "complete": True}
@@ -43,8 +43,8 @@ def run(nlp, text, ner):
     return [(ent.text, ent.label_) for ent in doc.ents]
 
 
-P, D, O, H, C, PR = (labels.PATIENT, labels.DOCTOR, labels.ORGANIZATION, labels.HOSPITAL,
-                     labels.COUNTRY, labels.PROFESSION)
+P, D, O, H, C, PR, DE = (labels.PATIENT, labels.DOCTOR, labels.ORGANIZATION, labels.HOSPITAL,
+                         labels.COUNTRY, labels.PROFESSION, labels.DEPARTMENT)
 
 CASES = [
     # name_hyphen
@@ -83,6 +83,32 @@ CASES = [
     # negative: words outside the occupation title stay out
     ("Good sales representative skills.", [("sales representative", PR)],
      [("sales representative", PR)]),
+    # trim_lowercase: trailing lower-case words describe an institution, they are not its name
+    ("Saw a therapist at Tufton University counseling center in May.",
+     [("Tufton University counseling center", O)], [("Tufton University", O)]),
+    ("Call Cresthaven Trust Bank fraud department today.", [("Cresthaven Trust Bank fraud department", O)],
+     [("Cresthaven Trust Bank", O)]),
+    # ... and an occupation title among them becomes the PROFESSION
+    ("Works at Mount Verity Hospital and associate program director there.",
+     [("Mount Verity Hospital and associate program director", H)],
+     [("Mount Verity Hospital", H), ("associate program director", PR)]),
+    # negatives: a name ending in a capitalised word; a note typed all in lower case
+    ("Attends Our Lady of Hope Church weekly.", [("Our Lady of Hope Church", O)],
+     [("Our Lady of Hope Church", O)]),
+    ("saw a therapist at tufton university counseling center in may",
+     [("tufton university counseling center", O)], [("tufton university counseling center", O)]),
+    # hospital_department: "<Hospital> <Department>" on one line
+    ("Wendmere Hospital Virtual Care\nRecord date: today", [("Wendmere Hospital Virtual Care", H)],
+     [("Wendmere Hospital", H), ("Virtual Care", DE)]),
+    ("Seen at Saint Orla's Medical Center Urology Clinic.", [("Saint Orla's Medical Center Urology Clinic", H)],
+     [("Saint Orla's Medical Center", H), ("Urology Clinic", DE)]),
+    # negatives: the head word ends the name; a name that starts with it
+    ("Admitted to Boston Children's Hospital yesterday.", [("Boston Children's Hospital", H)],
+     [("Boston Children's Hospital", H)]),
+    ("Transferred from Hospital Sant Pau Barcelona.", [("Hospital Sant Pau Barcelona", H)],
+     [("Hospital Sant Pau Barcelona", H)]),
+    ("Seen at Grand River Health Center today.", [("Grand River Health Center", H)],
+     [("Grand River Health Center", H)]),
 ]
 
 

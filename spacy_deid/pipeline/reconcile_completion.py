@@ -20,6 +20,16 @@ recorded in the mention's provenance ("complete:<kind>"):
   part of an occupation title ("sales representative" -> "medical equipment
   sales representative").
 
+Two repairs of the opposite kind, where a mention ran too far:
+
+- trim_lowercase: an institution's name is capitalised; trailing lower-case
+  words are a description, not part of it ("Tufton University counseling
+  center" -> "Tufton University"). Only in notes written in mixed case;
+- hospital_department: a hospital's name followed on the same line by
+  capitalised words is a hospital and one of its departments ("Wendmere
+  Hospital Virtual Care" -> HOSPITAL "Wendmere Hospital" + DEPARTMENT
+  "Virtual Care").
+
 The lexicon-guarded growths use `Token._.lexicon` (the `deid_lexicon`
 component); without it they do not fire.
 """
@@ -30,7 +40,7 @@ from spacy.tokens import Doc, Token
 from .. import labels
 from . import lexicon
 from .reconcile_rules import RuleSet
-from .reconcile_steps import NOT_NAME_LISTS, PERSON_LABELS, Mention, _joined, _name_word
+from .reconcile_steps import NOT_NAME_LISTS, PERSON_LABELS, Mention, _joined, _name_word, mixed_case
 
 # Lower-case particles that open a surname glued by a hyphen ("al-Rashid").
 NAME_PARTICLES = frozenset({"al", "el", "ul", "bin", "ben", "ibn", "abu", "da", "de", "di", "du", "le", "la"})
@@ -42,6 +52,11 @@ INNER_WORDS = frozenset({"of", "on", "for", "&"})
 ORGANIZATION_SUFFIXES = frozenset({"llp", "llc", "inc", "inc.", "co", "co.", "corp", "corp.", "pc", "p.c."})
 MAX_INNER_TAIL = 4
 MAX_JOB_WORDS = 6
+TRIM_LABELS = (labels.ORGANIZATION, labels.HOSPITAL, labels.DEPARTMENT)
+# Words that end a hospital's own name; what follows on the line is a department.
+HOSPITAL_HEADS = frozenset({"hospital", "hospitals", "infirmary", "sanatorium"})
+CENTER_HEADS = frozenset({"center", "centre"})
+CENTER_QUALIFIERS = frozenset({"medical", "health", "hospital"})
 
 
 def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List[Mention]:
@@ -52,9 +67,21 @@ def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List
         for i in range(mention.start, mention.end):
             owner[i] = mention
     removed = set()
+    cased = mixed_case(doc)
+    added: List[Mention] = []
     for mention in sorted(mentions, key=lambda m: m.start):
         if id(mention) in removed:
             continue
+        if cased and mention.label in TRIM_LABELS:
+            old_end = mention.end
+            _shrink(mention, owner, _trim_lowercase(doc, mention), "trim_lowercase")
+            job = _trailing_job(doc, mention, old_end, len(mentions) + len(added))
+            if job is not None:
+                added.append(job)
+        if mention.label == labels.HOSPITAL:
+            department = _hospital_department(doc, mention, owner, len(mentions) + len(added))
+            if department is not None:
+                added.append(department)
         if mention.label in PERSON_LABELS:
             _grow(mention, owner, _name_hyphen(doc, mention, owner), "name_hyphen")
             _grow(mention, owner, _last_comma_first(doc, mention, owner, rules), "last_comma_first")
@@ -67,7 +94,72 @@ def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List
             if other is not None:
                 removed.add(id(other))
                 _grow(mention, owner, (mention.start, other.end), "inner_word", absorb=other)
-    return [m for m in mentions if id(m) not in removed]
+    kept = [m for m in mentions if id(m) not in removed]
+    return sorted(kept + added, key=lambda m: m.start) if added else kept
+
+
+def _shrink(mention: Mention, owner: List[Optional[Mention]], end: Optional[int], kind: str) -> None:
+    if end is None or end == mention.end:
+        return
+    for i in range(end, mention.end):
+        owner[i] = None
+    mention.end = end
+    mention.provenance.append(f"complete:{kind}")
+
+
+def _trim_lowercase(doc: Doc, mention: Mention) -> Optional[int]:
+    """The end without trailing lower-case words, if a capitalised word stays."""
+    end = mention.end
+    while end - 1 > mention.start and doc[end - 1].is_alpha and doc[end - 1].is_lower \
+            and doc[end - 1].lower_ not in ORGANIZATION_SUFFIXES:
+        end -= 1
+    while end - 1 > mention.start and doc[end - 1].lower_ in INNER_WORDS | {"and", ","}:
+        end -= 1  # "... Hospital and" left by the trim
+    if end == mention.end or not any(_capitalised(t) for t in doc[mention.start: end]):
+        return None
+    return end
+
+
+def _trailing_job(doc: Doc, mention: Mention, old_end: int, order: int) -> Optional[Mention]:
+    """The trimmed words, as a PROFESSION, when they end in an occupation
+    title the lexicon knows ("... Hospital and associate program director")."""
+    if old_end <= mention.end or lexicon.JOB not in _lexicon(doc[old_end - 1]):
+        return None
+    start = old_end - 1
+    while start > mention.end and doc[start - 1].is_alpha and doc[start - 1].is_lower \
+            and lexicon.JOB in _lexicon(doc[start - 1]) and old_end - start < MAX_JOB_WORDS:
+        start -= 1
+    return Mention(start, old_end, labels.PROFESSION,
+                   provenance=list(mention.provenance) + ["complete:trim_job"], order=order)
+
+
+def _hospital_head_end(doc: Doc, mention: Mention) -> Optional[int]:
+    """The end of the hospital's own name inside the mention: after "Hospital"
+    or "Medical/Health Center", when capitalised words follow it."""
+    for i in range(mention.start + 1, mention.end - 1):
+        word = doc[i].lower_
+        head = word in HOSPITAL_HEADS or (word in CENTER_HEADS and doc[i - 1].lower_ in CENTER_QUALIFIERS)
+        if head and _capitalised(doc[i]):
+            return i + 1
+    return None
+
+
+def _hospital_department(doc: Doc, mention: Mention, owner, order: int) -> Optional[Mention]:
+    """Split "<Hospital> <Department>" on one line into two mentions; returns the department."""
+    split = _hospital_head_end(doc, mention)
+    if split is None or any("\n" in doc[i].whitespace_ or doc[i].is_space for i in range(mention.start, mention.end - 1)):
+        return None
+    tail = doc[split: mention.end]
+    if not all(_capitalised(t) or t.lower_ in INNER_WORDS or t.text in ("-", "&") for t in tail) \
+            or not _capitalised(tail[0]):
+        return None
+    department = Mention(split, mention.end, labels.DEPARTMENT,
+                         provenance=list(mention.provenance) + ["complete:hospital_department"], order=order)
+    for i in range(split, mention.end):
+        owner[i] = department
+    mention.end = split
+    mention.provenance.append("complete:hospital_department")
+    return department
 
 
 def _grow(mention: Mention, owner: List[Optional[Mention]], bounds: Optional[Tuple[int, int]],

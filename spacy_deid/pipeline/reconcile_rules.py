@@ -18,13 +18,23 @@ Rule fields:
                              normalised name is in the list `attributes`;
                  "lexicon"   the normalised mention text is (`match`="in") or
                              is not (`match`="not_in") in the list `lexicon`
+                 "shape"     the regular expression `pattern` is found
+                             (`match`="in") or not found (`match`="not_in")
+                             in the mention text: what a value of the type
+                             cannot look like (a person's name with no
+                             capital letter, a date "13/30")
     labels       the types the rule applies to
     relabel      the new type, or null to drop the mention
     unless_attributes  (optional) a list of attribute names: the rule never
                  fires on a mention inside such a value (nor, in the
                  reconcile step, on a group with such a member)
     unless       (context) cue lists that win when nearer than `cues`; (attribute,
-                 lexicon) cue lists that veto the rule anywhere in the windows
+                 lexicon, shape) cue lists that veto the rule anywhere in the windows
+    cased_only   (optional, shape) fire only in notes written in mixed case:
+                 in a note typed all in lower (or upper) case, case says nothing
+    unless_tags  (optional) `deid_lexicon` categories (FIRST, LAST, CITY...): the
+                 rule never fires on a mention with a token so tagged ("rose"
+                 in lower case is still a first name)
 """
 import re
 from dataclasses import dataclass, field
@@ -42,7 +52,7 @@ DEFAULT_RULES_PATH = DATA_DIR / "reconciler_rules.jsonl"
 DEFAULT_LISTS_PATH = DATA_DIR / "reconciler_lists.json"
 
 STEPS = ("correct", "reconcile")
-KINDS = ("context", "attribute", "lexicon")
+KINDS = ("context", "attribute", "lexicon", "shape")
 MATCHES = ("in", "not_in")
 # Lists every rule set must have: the steps read them directly.
 LABEL_LISTS = ("reconcile_labels", "propagate_labels", "case_insensitive_labels", "numeric_labels")
@@ -69,6 +79,9 @@ class Rule:
     lexicon: Optional[str] = None
     match: str = "in"
     unless_attributes: Optional[str] = None
+    pattern: Optional[Pattern[str]] = field(default=None, compare=False)
+    unless_tags: FrozenSet[str] = frozenset()
+    cased_only: bool = False
     description: str = field(default="", compare=False)
 
 
@@ -167,8 +180,19 @@ class RuleSet:
             if not raw.get("lexicon"):
                 raise ReconcilerRuleError(f"{where}: a lexicon rule needs 'lexicon'")
             needed.append(raw["lexicon"])
-            if raw.get("match", "in") not in MATCHES:
-                raise ReconcilerRuleError(f"{where}: match must be one of {MATCHES}")
+        pattern = None
+        if kind == "shape":
+            if not raw.get("pattern") or not isinstance(raw["pattern"], str):
+                raise ReconcilerRuleError(f"{where}: a shape rule needs a 'pattern' (a regular expression)")
+            try:
+                pattern = re.compile(raw["pattern"])
+            except re.error as err:
+                raise ReconcilerRuleError(f"{where}: pattern is not a valid regular expression ({err})") from None
+        if kind in ("lexicon", "shape") and raw.get("match", "in") not in MATCHES:
+            raise ReconcilerRuleError(f"{where}: match must be one of {MATCHES}")
+        unless_tags = raw.get("unless_tags") or ()
+        if isinstance(unless_tags, str) or not all(isinstance(t, str) and t for t in unless_tags):
+            raise ReconcilerRuleError(f"{where}: unless_tags must be a list of lexicon categories")
         if raw.get("unless_attributes"):
             needed.append(raw["unless_attributes"])
         for name in needed:  # every list a rule names exists, checked at load time
@@ -182,6 +206,7 @@ class RuleSet:
             cues=cues, unless=unless, before=before, after=after,
             attributes=raw.get("attributes"), lexicon=raw.get("lexicon"),
             match=raw.get("match", "in"), unless_attributes=raw.get("unless_attributes"),
+            pattern=pattern, unless_tags=frozenset(unless_tags), cased_only=bool(raw.get("cased_only", False)),
             description=raw.get("description", ""),
         )
 

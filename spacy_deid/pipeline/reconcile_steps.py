@@ -18,6 +18,9 @@ NER_SOURCE = "ner"
 RULE_SOURCE = "rule"
 # Person-name types for partial-name matching (USERNAME is not a person's name).
 PERSON_LABELS = (labels.PATIENT, labels.DOCTOR)
+# Share of capitalised (and of lower-case) words a note needs for case to tell
+# names from words: running English text has well above 5% of each.
+MIXED_CASE_SHARE = 0.05
 
 
 @dataclass
@@ -157,9 +160,29 @@ def blocked(mention: Mention, rule: Rule, rules: RuleSet, attrs: List[Set[str]])
     return rule.unless_attributes is not None and in_attribute(mention, rules.lists[rule.unless_attributes], attrs)
 
 
+def has_lexicon_tag(doc: Doc, mention: Mention, tags: frozenset) -> bool:
+    """Whether a token of the mention carries one of the `deid_lexicon` categories."""
+    for token in doc[mention.start: mention.end]:
+        if tags.intersection((token._.lexicon or "").split("|")):
+            return True
+    return False
+
+
+def mixed_case(doc: Doc) -> bool:
+    """Whether the note is written in mixed case: both some capitalised and
+    some lower-case words (a note typed all in one case has neither)."""
+    words = [t.text for t in doc if t.is_alpha and len(t) > 1]
+    if not words:
+        return False
+    upper = sum(w[0].isupper() for w in words)
+    return MIXED_CASE_SHARE <= upper / len(words) <= 1 - MIXED_CASE_SHARE
+
+
 def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: List[Set[str]]) -> bool:
     """Whether `rule` applies to `mention` (its label is checked by the caller)."""
     if blocked(mention, rule, rules, attrs):
+        return False
+    if rule.unless_tags and has_lexicon_tag(doc, mention, rule.unless_tags):
         return False
     if rule.kind == "context":
         return context_fires(doc, mention, rule, rules)
@@ -167,6 +190,9 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
         return False  # attribute and lexicon rules: any `unless` cue in the window vetoes
     if rule.kind == "attribute":
         return in_attribute(mention, rules.lists[rule.attributes], attrs)
+    if rule.kind == "shape":
+        found = rule.pattern.search(doc[mention.start: mention.end].text) is not None
+        return found if rule.match == "in" else not found
     value = normalize_value(doc[mention.start: mention.end].text)
     found = value in rules.lists[rule.lexicon]
     return found if rule.match == "in" else not found
@@ -183,6 +209,8 @@ def correct_mentions(
     mention decides (so a mention is changed at most once). Mentions a rule
     drops go to `dropped` (if given)."""
     step_rules = rules.for_step("correct")
+    if any(rule.cased_only for rule in step_rules) and not mixed_case(doc):
+        step_rules = [rule for rule in step_rules if not rule.cased_only]
     kept = []
     for m in mentions:
         is_dropped = False
