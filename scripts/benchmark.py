@@ -135,6 +135,7 @@ def run_worker(job_path: Path) -> None:
         result["component_seconds"] = component_seconds(process.nlp, texts, job["batch_size"])
     if job["kind"] == "pipeline":
         result["torch_threads"] = torch_threads()
+        result["thread_pools"] = thread_pools()
     print(json.dumps(result))
 
 
@@ -160,9 +161,22 @@ def torch_threads() -> Optional[int]:
     return torch.get_num_threads() if torch is not None else None
 
 
+def thread_pools() -> List[str]:
+    """The native thread pools loaded (OpenBLAS, OpenMP, ...) and their sizes."""
+    from threadpoolctl import threadpool_info
+
+    return sorted({f"{pool['internal_api']}:{pool['num_threads']}" for pool in threadpool_info()})
+
+
 def load_pipeline(job: Dict[str, Any]) -> Callable:
     import spacy
 
+    if job.get("blas_threads"):
+        # OpenBLAS / OpenMP pools sized before loading; forked nlp.pipe workers
+        # inherit the setting, so N processes use N x this many threads.
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=job["blas_threads"])
     nlp = spacy.load(job["model"], config=config_overrides(job.get("overrides", {})))
 
     def process(texts: List[str], n_process: int, batch_size: int) -> int:
@@ -383,6 +397,13 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=8, help="nlp.pipe batch size")
+    parser.add_argument(
+        "--blas-threads",
+        type=int,
+        default=0,
+        help="limit the native thread pools (OpenBLAS, OpenMP) of pipeline workers to N "
+        "threads per process with threadpoolctl; 0: leave them as they are",
+    )
     parser.add_argument("--peers", action="store_true", help="measure Presidio and Philter too")
     parser.add_argument("--install-peers", action="store_true", help="create missing peer envs")
     parser.add_argument("--peers-dir", type=Path, default=Path(".venv-peers"))
@@ -437,6 +458,7 @@ def main(argv: Optional[List[str]] = None) -> None:
                         "n_process": n_process,
                         "batch_size": args.batch_size,
                         "components": not args.no_components,
+                        "blas_threads": args.blas_threads if kind == "pipeline" else 0,
                         **extra,
                     }
                     result = measure(python, job, work, args.timeout, env)
