@@ -84,6 +84,11 @@ POSITIVE = [
     ),
     ("Admitted to bed 7-14 overnight.", [("7-14", "safety_net:room")]),
     ("Her brother was killed in Mexico last year.", [("Mexico", "safety_net:place")]),
+    # a header line that is only a name keeps its common first word
+    (
+        "Plan as above.\nMobile Crisis Service\nFollow-up weekly.",
+        [("Mobile Crisis Service", "safety_net:institution")],
+    ),
 ]
 # Text where nothing may be proposed.
 NEGATIVE = [
@@ -103,6 +108,12 @@ NEGATIVE = [
     "COURSE IN HOSPITAL:\nStable.",  # a heading before ":"
     "Seen at 3:15 PM today.",  # a time
     "Spent 10 hours in bed 3 nights ago.",  # a quantity, not a bed number
+    "Abuse by fatherRaised: foster care",  # a lost line break, not a name after "father"
+    "Cocaine: no\nK2/Spice: remote use",  # "no" is an ID cue only as "No." / "no:"
+    "--- Hospital Course ---\nStable.",  # one word with a head: a heading
+    "DATE OF SERVICE - 3/18/2068",  # an attribute name with a head word
+    "He was a struggling student.",  # a generic job head
+    "HIS DAUGHTER WORKS AS A CLERK.",  # shouted text: "WORKS" is no name
 ]
 
 

@@ -49,7 +49,7 @@ from .. import labels
 from ..data_files import DATA_DIR
 from ..extensions import SECTIONS_KEY, install_extensions
 from ..surrogates import lists
-from .lexicon import INSTITUTION, JOB
+from .lexicon import FIRST, INSTITUTION, JOB, LAST
 
 DEFAULT_VOCABULARY_PATH = DATA_DIR / "clinical_vocabulary.txt"
 DEFAULT_SPANS_KEY = "phi_safety_net"
@@ -122,6 +122,7 @@ SIGNATURE_STARTS = frozenset(
         "resident",
         "/s/",
         "transcribed",
+        "evaluator",
     }
 )
 ID_CUES = frozenset(
@@ -266,6 +267,8 @@ SINGLE_HEADS = frozenset({"army", "navy", "marines"})
 INSTITUTION_LABELS = frozenset(
     {labels.HOSPITAL, labels.DEPARTMENT, labels.ORGANIZATION, labels.LOCATION_OTHER}
 )
+# First words of attribute names with a head word ("Date of Service", "Level of care").
+ATTRIBUTE_STARTS = frozenset({"date", "time", "type", "level", "reason", "course", "site"})
 # Entities an institution's name may contain: places and institutions.
 RUN_THROUGH_LABELS = INSTITUTION_LABELS | {labels.CITY, labels.STATE, labels.COUNTRY, labels.STREET}
 # Words after a capitalised word that make it an eponym, not a person
@@ -611,14 +614,29 @@ class SafetyNet(Pipe):
         if token.lower_ in self.clinical or token.lower_ in CUE_WORDS or self._eponym(token):
             return False
         if strong:
+            # In shouted text ("HE DENIES AH/VH") only a known name that is no
+            # common word counts.
+            if token.is_upper and len(text) > 3 and self._shouted(token.doc, token.i):
+                return (
+                    self._known_name(token)
+                    and token.lower_ not in STOP_WORDS
+                    and self._zipf(token) < self.stop_zipf
+                )
             return self._zipf(token) < self.stop_zipf
         # Weak cue: "Tamsin", not "QTc" or "NSAIDs" (inner capitals are abbreviations),
         # nor a word glued to the one before ("useStimulants": a lost line break).
+        doc = token.doc
         return (
             text[1:].islower()
             and self._zipf(token) < self.common_zipf
-            and not self._glued(token.doc, token.i)
+            and not self._glued(doc, token.i)
+            # "Evaluator:" is an attribute name
+            and not (token.i + 1 < len(doc) and doc[token.i + 1].text == ":")
         )
+
+    @staticmethod
+    def _known_name(token: Token) -> bool:
+        return bool({FIRST, LAST} & set((token._.lexicon or "").split("|")))
 
     @staticmethod
     def _eponym(token: Token) -> bool:
@@ -681,10 +699,8 @@ class SafetyNet(Pipe):
             j -= 1
             gap += 1
         if j >= 0 and doc[j].lower_ in RELATIONS:
-            # In shouted text every word is capitalised: only a known name counts.
-            if self._shouted(doc, i) and not {"FIRST", "LAST"} & set(
-                (doc[i]._.lexicon or "").split("|")
-            ):
+            # "fatherRaised:": a lost line break, not a name after "father"
+            if self._glued(doc, i):
                 return None
             return "relation"
         return None
@@ -882,12 +898,16 @@ class SafetyNet(Pipe):
         return token.whitespace_ != "" or i + 1 >= len(doc) or doc[i + 1].text != "-"
 
     @staticmethod
+    def _line_ends(doc: Doc, end: int) -> bool:
+        return end >= len(doc) or "\n" in doc[end - 1].whitespace_ or doc[end].is_space
+
+    @staticmethod
     def _glued(doc: Doc, i: int) -> bool:
         """Token i is a capitalised word stuck to the word before it ("CenterNew")."""
         return (
             i > 0
             and not doc[i - 1].whitespace_
-            and doc[i - 1].is_alpha
+            and (doc[i - 1].is_alpha or doc[i - 1].is_digit)
             and doc[i].is_alpha
             and doc[i].text[0].isupper()
         )
@@ -927,6 +947,8 @@ class SafetyNet(Pipe):
                     self._function_word(doc, i)
                     or self._sentence_initial(doc, i)
                     and self._zipf(doc[i]) >= self.common_zipf
+                    # a line that is only the name is a header ("Mobile Crisis Service")
+                    and not (self._line_start(doc, i) == i and self._line_ends(doc, end))
                     and not doc[i:end].text.isupper()
                     and not (i + 1 < end and doc[i + 1].text == "-" and not doc[i].whitespace_)
                 )
@@ -944,7 +966,7 @@ class SafetyNet(Pipe):
         # "COURSE IN HOSPITAL:" is a heading, "Date of Service =" an attribute name.
         if end < len(doc) and doc[end].text in (":", "="):
             return "", "", end
-        if all(covered[i:end]):
+        if all(covered[i:end]) or run[0].lower_ in ATTRIBUTE_STARTS:
             return "", "", end
         heads = [k for k in range(i, end) if doc[k].lower_ in INSTITUTION_HEADS]
         words = [t for t in run if t.is_alpha and t.lower_ not in INSTITUTION_JOINERS]
@@ -957,7 +979,9 @@ class SafetyNet(Pipe):
             last = heads[-1] + 1
             if last < end and doc[last].lower_ not in INSTITUTION_JOINERS:
                 end = last
-            return INSTITUTION_HEADS[doc[heads[-1]].lower_], "institution", end
+            named = [t for t in doc[i:end] if t.is_alpha and t.lower_ not in INSTITUTION_JOINERS]
+            if len(named) >= 2 or run[0].lower_ in SINGLE_HEADS:
+                return INSTITUTION_HEADS[doc[heads[-1]].lower_], "institution", end
         kinds = [t._.lexicon or "" for t in run]
         # In capitals, a rare word is no evidence (whole paragraphs are shouted).
         rare = not run.text.isupper() and any(
@@ -994,7 +1018,10 @@ class SafetyNet(Pipe):
                 and (doc[e - 1].lower_ in INSTITUTION_JOINERS or not doc[e - 1].is_alpha)
             ):
                 e -= 1
-            if e > s:
+            # "[Papadopoulos Building] of [Finnegan Hospital]": two names, not one
+            if any(
+                doc[t].is_alpha and doc[t].lower_ not in INSTITUTION_JOINERS for t in range(s, e)
+            ):
                 parts.append((s, e, label, cue))
             k = stop
         return parts
@@ -1025,7 +1052,9 @@ class SafetyNet(Pipe):
             ):
                 start -= 1  # "backend [software developer]", "high school [shop teacher]"
             run = doc[start:end]
-            if self._occupation_cued(doc, start, end) and not all(
+            if doc[end - 1].lower_ in GENERIC_JOB_HEADS | BEHAVIOUR_HEADS:
+                pass  # "a struggling student", "a heavy smoker"
+            elif self._occupation_cued(doc, start, end) and not all(
                 t.lower_ in self.clinical
                 or t.lower_ in CUE_WORDS
                 or self._zipf(t) >= self.stop_zipf
@@ -1149,6 +1178,7 @@ class SafetyNet(Pipe):
             elif (
                 letters in known
                 and not self._shouted(doc, token.i)
+                and letters.lower() not in self.clinical  # "BP", "ED", "AH"
                 # "RE:", "MR#", "AM": common words and abbreviations, not initials.
                 and self.common.get(letters.lower(), 0) < self.stop_zipf
                 and not (token.i > 0 and doc[token.i - 1].like_num)
@@ -1157,8 +1187,6 @@ class SafetyNet(Pipe):
                     and (doc[token.i + 1].text == "#" or doc[token.i + 1].lower_ in ID_CUES)
                 )
             ):
-                # The name in the note is the evidence: clinical abbreviations are
-                # not excluded ("OA" for a patient "O. A." is not osteoarthritis).
                 found.append((token.i, token.i + 1, known[letters], "initials"))
         return found
 
@@ -1235,11 +1263,21 @@ class SafetyNet(Pipe):
                 i = end
                 continue
             attribute = doc[i]._.attribute_name
-            window = doc[max(0, i - self.id_window) : i]
-            if attribute in ID_ATTRIBUTES or any(t.lower_ in ID_CUES for t in window):
+            window = range(max(0, i - self.id_window), i)
+            if attribute in ID_ATTRIBUTES or any(self._id_cue(doc, k, i) for k in window):
                 found.append((i, end, labels.IDNUM, "id_cue"))
             i = end
         return found
+
+    @staticmethod
+    def _id_cue(doc: Doc, k: int, i: int) -> bool:
+        """Token k is an ID cue for the word at i: on its line, and "no" only as an
+        abbreviation ("Docket No. ...", "no: ..."), not "Cocaine: no"."""
+        if doc[k].lower_ not in ID_CUES or any("\n" in t.whitespace_ for t in doc[k:i]):
+            return False
+        if doc[k].lower_ == "no":
+            return k + 1 < i and doc[k + 1].text in (".", ":", "#")
+        return True
 
     def _idlike(self, text: str) -> bool:
         digits = sum(c.isdigit() for c in text)
