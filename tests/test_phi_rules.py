@@ -220,18 +220,22 @@ LOCATION_NEGATIVES = [
     ("Back in bed by 10 most nights.", labels.ROOM),
     ("Advised bed rest.", labels.ROOM),
     ("Bedroom 2 is cluttered.", labels.ROOM),
+    ("Clutter: Living Room 7, Kitchen 6.", labels.ROOM),
 ]
 
 ROOM_POSITIVES = [
-    ("Seen in Rm 2207 today.", "2207"),
-    ("Admitted to Room 5, Bed B overnight.", "5"),
-    ("Admitted to Room 5, Bed B overnight.", "B"),
-    ("Moved to Bay 9 of the ED.", "9"),
+    # a capitalised cue is part of the mention, as annotators write it
+    ("Seen in Rm 2207 today.", "Rm 2207"),
+    ("Admitted to Room 5, Bed B overnight.", "Room 5, Bed B"),
+    ("Moved to Bay 9 of the ED.", "Bay 9"),
+    ("DETOX UNIT, ROOM 8219", "ROOM 8219"),
+    ("Remained in Unit A, Bed 17 through Monday.", "Unit A, Bed 17"),
+    # after a lower-case cue, a colon or a kind of room: the number alone
     ("Met in interview room D-3.", "D-3"),
     ("Geriatric unit, bed 7-14.", "7-14"),
     ("Room: 412B", "412B"),
-    ("ROOM # 31", "31"),
-    ("BED 4A", "4A"),
+    ("Room #: 24", "24"),
+    ("Seen in exam room 268 with her mother.", "268"),
 ]
 
 
