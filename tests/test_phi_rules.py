@@ -239,6 +239,22 @@ ROOM_POSITIVES = [
 ]
 
 
+DEPARTMENT_CASES = [
+    ("Inpatient stay at Mercy (Ward 7B) in May.", "Ward 7B"),
+    ("TRANSFERRED TO WARD 12 TODAY", "WARD 12"),
+]
+
+
+@pytest.mark.parametrize("text,expected", DEPARTMENT_CASES)
+def test_department_positive(nlp, text, expected):
+    assert_found(nlp, text, expected, labels.DEPARTMENT)
+
+
+@pytest.mark.parametrize("text", ["Went toward 7 people.", "Ward off 2 attacks", "Wardrobe 3 is full."])
+def test_department_negative(nlp, text):
+    assert_absent(nlp, text, labels.DEPARTMENT)
+
+
 @pytest.mark.parametrize("text,expected", ROOM_POSITIVES)
 def test_room_positive(nlp, text, expected):
     assert_found(nlp, text, expected, labels.ROOM)
