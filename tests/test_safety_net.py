@@ -84,6 +84,16 @@ POSITIVE = [
     ),
     ("Admitted to bed 7-14 overnight.", [("7-14", "safety_net:room")]),
     ("Her brother was killed in Mexico last year.", [("Mexico", "safety_net:place")]),
+    # after a title the run opens with a person: the institution starts after "and"
+    (
+        "ROI signed for Dr Quorin Vask and Fay Center for Addiction Recovery.",
+        [
+            ("Quorin Vask", "safety_net:title"),
+            ("Fay Center for Addiction Recovery", "safety_net:institution"),
+        ],
+    ),
+    # an attribute value stops at the next attribute's name
+    ("Referral source: Belva Quorrin    Payer: self", [("Belva Quorrin", "safety_net:attribute")]),
     # a header line that is only a name keeps its common first word
     (
         "Plan as above.\nMobile Crisis Service\nFollow-up weekly.",

@@ -685,6 +685,21 @@ class SafetyNet(Pipe):
             and not (doc[j - 1].is_alpha and len(doc[j - 1]) == 1)
         ) or (j >= 0 and (doc[j].text == "|" or (doc[j].text[-1:] in "!?" and len(doc[j]) > 1)))
 
+    @staticmethod
+    def _attribute_name_at(doc: Doc, i: int) -> bool:
+        """Token i opens an attribute name: "Payer:", "Unit/Bed:"."""
+        j = i + 1
+        # words joined by "/" or "-" without spaces ("Unit/Bed")
+        while (
+            j + 1 < len(doc)
+            and j - i < 4
+            and doc[j].text in ("/", "-")
+            and not doc[j - 1].whitespace_
+            and doc[j + 1].is_alpha
+        ):
+            j += 2
+        return j < len(doc) and doc[j].text == ":"
+
     def _cue_before(self, doc: Doc, i: int) -> Optional[str]:
         """The strong cue right before token i, if any."""
         j = i - 1
@@ -782,6 +797,8 @@ class SafetyNet(Pipe):
                 and self._nameish(token, strong=True)
                 # A value may run on into sentences: "Reports ..." opens one.
                 and not (self._after_sentence_end(doc, i) and self._zipf(token) >= self.common_zipf)
+                # or into the next attribute's name ("Payer:", "Unit/Bed:")
+                and not self._attribute_name_at(doc, i)
             ):
                 cue, label = "attribute", (
                     labels.DOCTOR if attribute in DOCTOR_ATTRIBUTES else labels.PATIENT
@@ -898,6 +915,18 @@ class SafetyNet(Pipe):
         return token.whitespace_ != "" or i + 1 >= len(doc) or doc[i + 1].text != "-"
 
     @staticmethod
+    def _after_titled_name(doc: Doc, i: int, end: int) -> int:
+        """After a title ("Dr Marc Kong and Fay Center"), the run opens with a person:
+        the institution starts after the first joiner, or nowhere (end)."""
+        j = i - 1
+        if j >= 0 and doc[j].text == ".":
+            j -= 1
+        if j < 0 or doc[j].lower_.rstrip(".") not in TITLES:
+            return i
+        joiners = [k for k in range(i, end) if doc[k].lower_ in ("and", "&", ",")]
+        return joiners[0] + 1 if joiners else end
+
+    @staticmethod
     def _line_ends(doc: Doc, end: int) -> bool:
         return end >= len(doc) or "\n" in doc[end - 1].whitespace_ or doc[end].is_space
 
@@ -954,6 +983,9 @@ class SafetyNet(Pipe):
                 )
             ):
                 i += 1
+            i = self._after_titled_name(doc, i, end)
+            if i >= end:
+                continue
             label, cue, name_end = self._institution_label(doc, i, end, covered, entity_label)
             if label:
                 found.extend(self._uncovered_parts(doc, i, name_end, covered, label, cue))
@@ -1214,7 +1246,10 @@ class SafetyNet(Pipe):
                 and len(text) <= 8
                 and not any(covered[i:end])
                 # "bed 10 hours": a number followed by a unit is a quantity
-                and not (end < len(doc) and doc[end].lower_ in self.clinical | QUANTITY_WORDS)
+                and not (
+                    end < len(doc)
+                    and (doc[end].lower_ in self.clinical or doc[end].lower_ in QUANTITY_WORDS)
+                )
             ):
                 found.append((i, end, labels.ROOM, "room"))
         return found
