@@ -81,7 +81,8 @@ def with_ontonotes(config) -> None:
     training = config["training"]
     training["frozen_components"] = list(training["frozen_components"]) + [sourced]
     training["annotating_components"] = list(training["annotating_components"]) + [sourced, feature]
-    config["components"][sourced] = {"source": VECTORS_PACKAGE, "component": "ner"}
+    # the pipeline's vectors package: the sourced NER's static vectors must be the pipeline's
+    config["components"][sourced] = {"source": "${paths.vectors}", "component": "ner"}
     config["components"][feature] = {"factory": feature, "labels": list(ONTONOTES_LABELS)}
     lexicon = _block(config, EMBED)["lexicon"]
     lexicon["extensions"] = list(lexicon["extensions"]) + ["ontonotes"]
