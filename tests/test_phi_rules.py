@@ -230,6 +230,7 @@ ROOM_POSITIVES = [
     ("Moved to Bay 9 of the ED.", "Bay 9"),
     ("DETOX UNIT, ROOM 8219", "ROOM 8219"),
     ("Remained in Unit A, Bed 17 through Monday.", "Unit A, Bed 17"),
+    ("Now on Hall 3 North, Pod A, Bed 22.", "Pod A, Bed 22"),
     # after a lower-case cue, a colon or a kind of room: the number alone
     ("Met in interview room D-3.", "D-3"),
     ("Geriatric unit, bed 7-14.", "7-14"),
@@ -237,6 +238,44 @@ ROOM_POSITIVES = [
     ("Room #: 24", "24"),
     ("Seen in exam room 268 with her mother.", "268"),
 ]
+
+
+INSTITUTION_POSITIVES = [
+    ("Deployed to Iraq twice.", "Iraq", labels.COUNTRY),
+    ("Moved from Mexico in 2010.", "Mexico", labels.COUNTRY),
+    ("Born in Bosnia and Herzegovina.", "Bosnia and Herzegovina", labels.COUNTRY),
+    ("Served in the US Army 2066-2078.", "US Army", labels.ORGANIZATION),
+    ("Joined the Army at 18.", "Army", labels.ORGANIZATION),
+    ("Father was in the Marine Corps.", "Marine Corps", labels.ORGANIZATION),
+]
+INSTITUTION_NEGATIVES = [
+    ("Lives in New Mexico now.", labels.COUNTRY),
+    ("Visited Mexico City in May.", labels.COUNTRY),
+    ("Fished in the Gulf of Mexico.", labels.COUNTRY),
+    ("Her friend Jordan came.", labels.COUNTRY),
+    ("Ate turkey and rice.", labels.COUNTRY),
+    ('His son, Malcolm "Mali", visits.', labels.COUNTRY),
+    ("An army of ants in the kitchen.", labels.ORGANIZATION),
+    ("Her navy blue coat.", labels.ORGANIZATION),
+]
+
+
+@pytest.mark.parametrize("text,expected,label", INSTITUTION_POSITIVES)
+def test_institution_positive(nlp, text, expected, label):
+    assert_found(nlp, text, expected, label)
+
+
+@pytest.mark.parametrize("text,label", INSTITUTION_NEGATIVES)
+def test_institution_negative(nlp, text, label):
+    assert_absent(nlp, text, label)
+
+
+def test_countries_that_are_names_or_words_are_left_to_the_ner():
+    from spacy_deid.pipeline.regex_fragments import _unambiguous_countries
+
+    countries = set(_unambiguous_countries())
+    assert {"Mexico", "Iraq", "Canada"} <= countries
+    assert not {"Jordan", "Turkey", "Georgia", "Israel"} & countries
 
 
 DEPARTMENT_CASES = [

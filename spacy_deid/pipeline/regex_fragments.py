@@ -32,6 +32,21 @@ def _title_and_upper(words: Iterable[str]) -> List[str]:
     return [form for word in words for form in (word, word.upper())]
 
 
+# Country names that are also everyday English words ("turkey", "china").
+COUNTRIES_AS_WORDS = frozenset({"turkey", "china", "jersey", "guinea", "chad", "reunion", "jordan", "niger"})
+
+
+def _unambiguous_countries() -> List[str]:
+    """Country names that are no first name ("Israel", "Kenya", "India"), no
+    everyday word ("Turkey") and no US state ("Georgia"): those need more
+    than the name alone."""
+    first_names = {w.lower() for name in ("first_names_female.txt", "first_names_male.txt")
+                   for w in lists.words(name)}
+    states = {name.lower() for name, _ in us_states()}
+    return [c for c in lists.words("countries.txt")
+            if c.lower() not in first_names | states | COUNTRIES_AS_WORDS]
+
+
 @lru_cache(maxsize=1)
 def us_states() -> Tuple[Tuple[str, str], ...]:
     """(name, postal abbreviation) pairs from package data."""
@@ -268,6 +283,8 @@ _FRAGMENTS: Dict[str, str] = {
     # ---- locations
     # A capital may follow: a glued field label ("KentuckyFAMILY HX").
     "STATE_NAME_PLAIN": _state_names("plain") + r"(?![a-z])",
+    # ---- countries (GeoNames, via the shipped countries.txt), the unambiguous ones
+    "COUNTRY_NAME": _alternation(_unambiguous_countries()),
     "STATE_NAME_PERSON_LIKE": _state_names("person_like") + r"(?![a-z])",
     "STATE_NAME_CITY_LIKE": _state_names("city_like") + r"(?![a-z])",
     "STATE_NAME": _state_names("all") + r"(?![a-z])",
