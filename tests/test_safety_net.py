@@ -21,7 +21,7 @@ def nlp():
         lexicons={
             "JOB": ["kindergarten teacher", "teacher", "therapist", "psychiatrist"],
             "INSTITUTION": ["Hospital", "Psychiatric"],
-            "COUNTRY": ["Mexico", "United States"],
+            "COUNTRY": ["Peru", "United States"],
         },
         frequencies={},
     )
@@ -45,8 +45,8 @@ POSITIVE = [
     ("Her husband, Tamsin, drove her in.", [("Tamsin", "safety_net:relation")]),
     ("Name: Orsolya Vantreek\nAge: 44", [("Orsolya Vantreek", "safety_net:attribute")]),
     (
-        "Plan as above.\n\nElspira Nakatomi-Holt, MD\n",
-        [("Elspira Nakatomi-Holt", "safety_net:signature")],
+        "Plan as above.\n\nOrvella Tashkent-Roy, MD\n",
+        [("Orvella Tashkent-Roy", "safety_net:signature")],
     ),
     ("Electronically signed by Tomasz Wrobel", [("Tomasz Wrobel", "safety_net:signature")]),
     ("He says that Zyxwert helped him move.", [("Zyxwert", "safety_net:capitalised")]),
@@ -62,28 +62,31 @@ POSITIVE = [
     ),
     # an institution's head word; a run through a place entity keeps only the rest
     (
-        "She worked at the Quorvale County Superior Court.",
-        [("Quorvale County Superior Court", "safety_net:institution")],
+        "She worked at the Quorvale County Family Court.",
+        [("Quorvale County Family Court", "safety_net:institution")],
     ),
     (
-        "PTSD CLINICAL TEAM - MENTAL HEALTH INTAKE",
-        [("PTSD CLINICAL TEAM", "safety_net:institution")],
+        "ANXIETY DISORDERS TEAM - OUTPATIENT INTAKE",
+        [("ANXIETY DISORDERS TEAM", "safety_net:institution")],
     ),
-    ("He served in the US Army for six years.", [("US Army", "safety_net:institution")]),
+    ("He served in the US Marines for six years.", [("US Marines", "safety_net:institution")]),
     (
-        "Members of Brightwater Light Fellowship visit.",
-        [("Brightwater Light Fellowship", "safety_net:institution")],
+        "Members of Stonebridge Grace Fellowship visit.",
+        [("Stonebridge Grace Fellowship", "safety_net:institution")],
     ),
     # job head nouns (the lists' last words) with their modifiers, after a cue
-    ("She is a freelance illustrator.", [("illustrator", "safety_net:occupation")]),
-    ("He is a 67 yo retired library cataloger.", [("library cataloger", "safety_net:occupation")]),
+    ("She is a freelance bookkeeper.", [("bookkeeper", "safety_net:occupation")]),
+    (
+        "He is a 71 yo retired furniture upholsterer.",
+        [("furniture upholsterer", "safety_net:occupation")],
+    ),
     # initials declared, then used; a bed number
     (
         "Patient initials: Q.Z.\nQZ reports poor sleep.",
         [("Q.Z.", "safety_net:initials"), ("QZ", "safety_net:initials")],
     ),
-    ("Admitted to bed 7-14 overnight.", [("7-14", "safety_net:room")]),
-    ("Her brother was killed in Mexico last year.", [("Mexico", "safety_net:place")]),
+    ("Moved to bed 12-3 overnight.", [("12-3", "safety_net:room")]),
+    ("Her cousin lives in Peru now.", [("Peru", "safety_net:place")]),
     # after a title the run opens with a person: the institution starts after "and"
     (
         "ROI signed for Dr Quorin Vask and Fay Center for Addiction Recovery.",
@@ -153,9 +156,9 @@ def proposals_with(nlp, text, ents):
 WITH_ENTITIES = [
     # the initials of a person entity of the same note
     (
-        "Seen with Jorvik Pennaby-Aldous today. JPA reports poor sleep.",
-        [("Jorvik Pennaby-Aldous", labels.PATIENT)],
-        [("JPA", "safety_net:initials", labels.PATIENT)],
+        "Seen with Kara Moss-Rennick today. KMR reports poor sleep.",
+        [("Kara Moss-Rennick", labels.PATIENT)],
+        [("KMR", "safety_net:initials", labels.PATIENT)],
     ),
     # the capitalised words around an institution entity on its line
     (
@@ -164,8 +167,8 @@ WITH_ENTITIES = [
         [("QUARRY LANE AND", "safety_net:institution", labels.DEPARTMENT)],
     ),
     (
-        "Works at the Harborline Museum of Natural History downtown.",
-        [("Harborline Museum of Natural", labels.ORGANIZATION)],
+        "Works at the Quillmere Museum of Local History downtown.",
+        [("Quillmere Museum of Local", labels.ORGANIZATION)],
         [("History", "safety_net:institution", labels.ORGANIZATION)],
     ),
     # no head word: the run is a name because it holds an institution entity
@@ -182,15 +185,15 @@ WITH_ENTITIES = [
     ),
     # a place inside the name: the rest of the name is proposed
     (
-        "She worked at the Hartwell County Superior Court.",
-        [("Hartwell", labels.CITY)],
-        [("County Superior Court", "safety_net:institution", labels.ORGANIZATION)],
+        "She worked at the Quorvale County Family Court.",
+        [("Quorvale", labels.CITY)],
+        [("County Family Court", "safety_net:institution", labels.ORGANIZATION)],
     ),
     # modifiers before a profession entity
     (
-        "He is a 28 yo single backend software developer.",
+        "She is a 33 yo married embedded software developer.",
         [("software developer", labels.PROFESSION)],
-        [("backend", "safety_net:occupation", labels.PROFESSION)],
+        [("embedded", "safety_net:occupation", labels.PROFESSION)],
     ),
 ]
 # Entities that must not pull their neighbours in.
@@ -215,7 +218,7 @@ def test_entities_pull_nothing_in(nlp, text, ents):
 
 def test_job_heads_come_from_the_shipped_job_titles():
     heads = set(load_job_heads())
-    assert {"developer", "illustrator", "cataloger", "stenographer", "teacher"} <= heads
+    assert {"developer", "upholsterer", "bookkeeper", "welder", "teacher"} <= heads
     # generic heads, behaviours and clinical words are left out
     assert not {"member", "person", "smoker", "runner", "department"} & heads
 

@@ -11,18 +11,18 @@ in `doc.spans["phi_safety_net"]` when they
   neither common English (wordfreq's list the package ships) nor clinical
   vocabulary (`data/clinical_vocabulary.txt`);
 - or form an institution's name: a capitalised run on one line with a head
-  word ("Superior Court", "Early Psychosis Program", "US Army") or with an
-  institution word and a rare word ("Ridgefield VA Medical Center"); the
+  word ("Family Court", "Mood Disorders Program", "US Marines") or with an
+  institution word and a rare word ("Quarrytown VA Medical Center"); the
   capitalised words around an institution entity the pipeline found
-  ("Hartford County Superior Court" around "Hartford"; cue `extend`);
+  ("Quorvale County Family Court" around "Quorvale"; cue `extend`);
 - or an occupation: a run of job-title words (`deid_lexicon` JOB tags), or a
-  job head noun ("developer", "cataloger": the last word of many titles in the
+  job head noun ("developer", "upholsterer": the last word of many titles in the
   shipped job-title lists) with its modifiers, after "is a", "works as",
   "retired", "(44, " and the like, unless clinical ("therapist");
-- or initials of a name the pipeline found in the same note ("JPA" for a
-  patient written "Joy Pennington-Adu" elsewhere; the post-processing of
+- or initials of a name the pipeline found in the same note ("KMR" for a
+  patient written "Kara Moss-Rennick" elsewhere; the post-processing of
   trusted mentions in the i2b2 hybrids), or after "initials:";
-- or a room or bed ("bed 7-14", "Ward 7B"), or a country name;
+- or a room or bed ("bed 12-3", "Ward 4C"), or a country name;
 - or look like an identifier: a run of letters and digits (or 5+ digits)
   within a few tokens of an ID cue ("MRN", "ID", "#", "account") or inside an
   ID attribute value.
@@ -195,9 +195,9 @@ CREDENTIALS = frozenset(
 # Words that join the parts of an institution's name ("Institute of Technology").
 INSTITUTION_JOINERS = frozenset({"of", "and", "&", "de", "for", "the", "la", "del"})
 # Head words of institution names, by the label a name ending in them gets. A
-# capitalised run with a head on one line is a name ("Hartford County Superior
-# Court", "PTSD CLINICAL TEAM", "Department of Psychiatry"); without a head, it
-# needs an institution word and a rare word ("Ridgefield VA Medical"), else it
+# capitalised run with a head on one line is a name ("Quorvale County Family
+# Court", "ANXIETY DISORDERS TEAM", "Department of Psychiatry"); without a head, it
+# needs an institution word and a rare word ("Quarrytown VA Medical"), else it
 # is a heading ("Psychiatric Evaluation").
 INSTITUTION_HEADS: Dict[str, str] = {
     **dict.fromkeys(
@@ -353,7 +353,7 @@ COPULAS = frozenset(
         "employed",
     }
 )
-# Plural subjects before "are" ("parents are physicians").
+# Plural subjects before "are" ("parents are welders").
 PLURAL_COPULAS = frozenset({"are", "were"})
 # Head nouns of the job-title lists that are no evidence of an occupation.
 GENERIC_JOB_HEADS = frozenset(
@@ -429,10 +429,10 @@ JOB_HEAD_SUFFIXES = (
     "ey",
     "ard",
 )
-# Rarer heads (fewer titles) must end like this and be this long ("cataloger").
+# Rarer heads (fewer titles) must end like this and be this long ("upholsterer").
 RARE_JOB_HEAD_SUFFIXES = ("er", "or", "ist", "ian")
 MIN_RARE_JOB_HEAD_LENGTH = 6
-# Job titles have a few modifiers ("retired library cataloger").
+# Job titles have a few modifiers ("retired furniture upholsterer").
 MAX_JOB_MODIFIERS = 3
 # Shortest job head noun, and how many titles it must end.
 MIN_JOB_HEAD_LENGTH = 4
@@ -477,7 +477,7 @@ BEHAVIOUR_HEADS = frozenset(
 QUOTES = frozenset({'"', "'", "”", "’", "“"})
 # Words after which a short run of capitals is a person's initials.
 INITIALS_CUES = frozenset({"initials", "initial"})
-# Words before a room or bed number ("bed 7-14", "Ward 7B", "room 214").
+# Words before a room or bed number ("bed 12-3", "Ward 4C", "room 214").
 ROOM_CUES = frozenset({"room", "rm", "bed", "ward", "pod", "suite", "bay"})
 # Span groups whose tokens are never proposed (section headers are not PHI).
 
@@ -503,7 +503,7 @@ def load_clinical_vocabulary(path: Optional[str] = None) -> List[str]:
 def load_job_heads() -> List[str]:
     """Head nouns of the shipped job-title lists (find-job-titles, BLS occupations):
     last words of at least MIN_JOB_HEAD_TITLES titles with an agent-noun ending,
-    or of any title with a strong one ("cataloger"); no generic or -ment words."""
+    or of any title with a strong one ("upholsterer"); no generic or -ment words."""
     counts: Counter = Counter()
     for title in lists.words("job_titles.txt") + lists.words("professions.txt"):
         last = title.split()[-1].lower()
@@ -868,7 +868,7 @@ class SafetyNet(Pipe):
         if not self._capitalised(token) or (not covered and token.lower_ in NOT_IN_NAMES):
             return False
         # "I", "A", and in capitals function words ("IN", "TO"), end the name;
-        # institution words do not ("FIRST EPISODE PROGRAM").
+        # institution words do not ("FIRST STEP PROGRAM").
         return (
             not (
                 token.is_upper
@@ -882,12 +882,12 @@ class SafetyNet(Pipe):
 
     def _capitalised_run(self, doc: Doc, i: int, covered: List[bool], headers: List[bool]) -> int:
         """End of the run of capitalised words from i on its line, joined by "of",
-        "and", "&" ("Museum of Natural History") or a hyphen ("Same-Day")."""
+        "and", "&" ("Museum of Local History") or a hyphen ("Walk-In")."""
         end = i + 1
         while end < len(doc) and not headers[end] and "\n" not in doc[end - 1].whitespace_:
             nxt = doc[end]
             if self._glued(doc, end):
-                break  # "HospitalAdult": a line break lost in extraction
+                break  # "ClinicIntake": a line break lost in extraction
             if self._run_word(nxt, covered[end]):
                 end += 1
             elif (
@@ -905,8 +905,8 @@ class SafetyNet(Pipe):
         return end
 
     def _function_word(self, doc: Doc, i: int) -> bool:
-        """A capitalised function word ("The", "At"), not an acronym ("US Army") nor
-        the first part of a compound ("Same-Day")."""
+        """A capitalised function word ("The", "At"), not an acronym ("US Marines") nor
+        the first part of a compound ("Walk-In")."""
         token = doc[i]
         if token.lower_ not in STOP_WORDS or token.lower_ in INSTITUTION_JOINERS:
             return False
@@ -951,7 +951,7 @@ class SafetyNet(Pipe):
         for ent in doc.ents:
             for k in range(ent.start, ent.end):
                 entity_label[k] = ent.label_
-        # A run may go through places and institutions ("[Hartford] County Superior
+        # A run may go through places and institutions ("[Quorvale] County Family
         # Court"), not through a person ("Dr. [Merabet] and Brar Clinic").
         blocked = [
             h or (c and lab not in RUN_THROUGH_LABELS)
@@ -965,8 +965,8 @@ class SafetyNet(Pipe):
                 continue
             end = self._capitalised_run(doc, i, covered, blocked)
             # A function word, or a capitalised common word opening a sentence
-            # ("Yesterday Ridgefield Hospital called"), is not part of the name; in
-            # capitals (a header line) or a compound ("Same-Day Behavioral Health")
+            # ("Yesterday Quarrytown Hospital called"), is not part of the name; in
+            # capitals (a header line) or a compound ("Walk-In Behavioral Health")
             # it may be.
             while (
                 end - i > 1
@@ -1007,7 +1007,7 @@ class SafetyNet(Pipe):
             or (run[0].lower_ in SINGLE_HEADS and not self._sentence_initial(doc, i))
         ):
             # The name ends at its last head unless "of ..." follows ("Museum of
-            # Natural History"): "EMERGENCY SERVICE [EVALUATION]" is a heading.
+            # Local History"): "EMERGENCY SERVICE [EVALUATION]" is a heading.
             last = heads[-1] + 1
             if last < end and doc[last].lower_ not in INSTITUTION_JOINERS:
                 end = last
@@ -1029,7 +1029,7 @@ class SafetyNet(Pipe):
     @staticmethod
     def _uncovered_parts(doc, i, end, covered, label, cue) -> List[Tuple[int, int, str, str]]:
         """The uncovered stretches of the run i..end; a joiner or hyphen stays only
-        between two parts of the name ("Gender and [Sexuality Program]")."""
+        between two parts of the name ("Mood and [Anxiety Program]")."""
         parts = []
         k = i
         while k < end:
@@ -1082,7 +1082,7 @@ class SafetyNet(Pipe):
                 and "\n" not in doc[start - 1].whitespace_
                 and self._modifier(doc[start - 1])
             ):
-                start -= 1  # "backend [software developer]", "high school [shop teacher]"
+                start -= 1  # "embedded [software developer]", "middle school [art teacher]"
             run = doc[start:end]
             if doc[end - 1].lower_ in GENERIC_JOB_HEADS | BEHAVIOUR_HEADS:
                 pass  # "a struggling student", "a heavy smoker"
@@ -1100,7 +1100,7 @@ class SafetyNet(Pipe):
     def _profession_modifiers(
         self, doc: Doc, covered: List[bool]
     ) -> List[Tuple[int, int, str, str]]:
-        """Modifiers right before a profession entity ("backend [software developer]")."""
+        """Modifiers right before a profession entity ("embedded [software developer]")."""
         found: List[Tuple[int, int, str, str]] = []
         for ent in doc.ents:
             if ent.label_ != labels.PROFESSION:
@@ -1148,7 +1148,7 @@ class SafetyNet(Pipe):
         return i
 
     def _modifier(self, token: Token) -> bool:
-        """A word that may modify a job head ("library", "software", "backend")."""
+        """A word that may modify a job head ("furniture", "software", "embedded")."""
         return (
             token.is_alpha
             and token.lower_ not in OCCUPATION_CUES
@@ -1166,7 +1166,7 @@ class SafetyNet(Pipe):
             return True
         if len(before) >= 2 and before[-1].text == "," and before[-2].like_num:
             return True  # "(44, teacher)"
-        # "is a teacher", "his wife, a teacher", "parents are physicians"; not "has a lawyer"
+        # "is a teacher", "his wife, a teacher", "parents are welders"; not "has a lawyer"
         j = start - 1
         if j >= 1 and doc[j].lower_ in ARTICLE_CUES:
             return doc[j - 1].lower_ in COPULAS
@@ -1176,7 +1176,7 @@ class SafetyNet(Pipe):
 
     @staticmethod
     def _initials_of(doc: Doc) -> Dict[str, str]:
-        """Initials ("JPA", "OA") of the person entities of the Doc -> their label."""
+        """Initials ("KMR", "TB") of the person entities of the Doc -> their label."""
         found: Dict[str, str] = {}
         for ent in doc.ents:
             if ent.label_ not in (labels.PATIENT, labels.DOCTOR):
@@ -1191,7 +1191,7 @@ class SafetyNet(Pipe):
 
     def _initials(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
         """Capitals standing for a person: the initials of a name found in the note
-        ("JPA reports ..."), or any after "initials:"."""
+        ("KMR reports ..."), or any after "initials:"."""
         known = self._initials_of(doc)
         found: List[Tuple[int, int, str, str]] = []
         for token in doc:
@@ -1206,7 +1206,7 @@ class SafetyNet(Pipe):
             before = [t.lower_ for t in doc[max(0, token.i - 2) : token.i]]
             if any(b in INITIALS_CUES for b in before):
                 found.append((token.i, token.i + 1, labels.PATIENT, "initials"))
-                known.setdefault(letters, labels.PATIENT)  # "Patient initials: O.A." ... "OA"
+                known.setdefault(letters, labels.PATIENT)  # "Patient initials: T.B." ... "TB"
             elif (
                 letters in known
                 and not self._shouted(doc, token.i)
@@ -1223,7 +1223,7 @@ class SafetyNet(Pipe):
         return found
 
     def _rooms(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
-        """A number right after "room", "bed", "ward" ("bed 7-14", "Ward 7B")."""
+        """A number right after "room", "bed", "ward" ("bed 12-3", "Ward 4C")."""
         found: List[Tuple[int, int, str, str]] = []
         for token in doc[:-1]:
             if token.lower_.rstrip(".") not in ROOM_CUES:
@@ -1232,7 +1232,7 @@ class SafetyNet(Pipe):
             while i < len(doc) and doc[i].text in ("#", ":", "no", "no."):
                 i += 1
             end = i
-            # The whitespace-free run after the cue ("7-14", "4B").
+            # The whitespace-free run after the cue ("12-3", "4C").
             while end < len(doc) and (end == i or not doc[end - 1].whitespace_):
                 if not (doc[end].is_alpha or doc[end].is_digit or doc[end].text in "-/"):
                     break
