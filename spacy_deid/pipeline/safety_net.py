@@ -647,6 +647,18 @@ class SafetyNet(Pipe):
         return j < len(doc) and doc[j].lower_ in EPONYM_NOUNS
 
     @staticmethod
+    def _line_starts(doc: Doc) -> List[int]:
+        """The first token of each token's line (as `_line_start`, in one pass)."""
+        starts = [0] * len(doc)
+        start = 0
+        for i in range(1, len(doc)):
+            before = doc[i - 1]
+            if "\n" in before.text_with_ws or before.is_space or before.text == "|":
+                start = i
+            starts[i] = start
+        return starts
+
+    @staticmethod
     def _line_start(doc: Doc, i: int) -> int:
         """First token of i's line; a table cell ("| Attending: ...") counts as a line."""
         while (
@@ -720,15 +732,16 @@ class SafetyNet(Pipe):
             return "relation"
         return None
 
-    def _signature_start(self, doc: Doc, start: int, i: int) -> bool:
+    def _signature_start(self, doc: Doc, start: int, line_starts: List[int]) -> bool:
         """The line from `start` opens with a signature word ("Signed by", "Attending:")."""
-        words = [t for t in doc[start : i + 1] if not t.is_space and not t.is_punct]
-        if not words or words[0].lower_ not in SIGNATURE_STARTS:
+        k = start
+        while k < len(doc) and line_starts[k] == start and (doc[k].is_space or doc[k].is_punct):
+            k += 1
+        if k >= len(doc) or line_starts[k] != start or doc[k].lower_ not in SIGNATURE_STARTS:
             return False
-        if words[0].lower_ not in SIGNATURE_VERBS:
+        if doc[k].lower_ not in SIGNATURE_VERBS:
             return True
-        after = doc[words[0].i + 1 : words[0].i + 4]
-        return any(t.lower_ in ("by", ":", "-") for t in after)
+        return any(t.lower_ in ("by", ":", "-") for t in doc[k + 1 : k + 4])
 
     # --- running ----------------------------------------------------------------
 
@@ -770,16 +783,17 @@ class SafetyNet(Pipe):
 
     def _names(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
         found: List[Tuple[int, int, str, str]] = []
-        signature_line = -1
+        line_starts = self._line_starts(doc)
+        signature_lines: Dict[int, bool] = {}
         i = 0
         while i < len(doc):
             token = doc[i]
             if covered[i]:
                 i += 1
                 continue
-            line_start = self._line_start(doc, i)
-            if line_start != signature_line and self._signature_start(doc, line_start, i):
-                signature_line = line_start
+            line_start = line_starts[i]
+            if line_start not in signature_lines:
+                signature_lines[line_start] = self._signature_start(doc, line_start, line_starts)
             # "Ann Lee-Ray, MD": only when the name opens its line.
             name_before_credential = all(
                 t.is_space or self._name_part(t) for t in doc[line_start:i]
@@ -803,7 +817,7 @@ class SafetyNet(Pipe):
                 cue, label = "attribute", (
                     labels.DOCTOR if attribute in DOCTOR_ATTRIBUTES else labels.PATIENT
                 )
-            elif (signature_line == line_start or name_before_credential) and self._nameish(
+            elif (signature_lines[line_start] or name_before_credential) and self._nameish(
                 token, strong=True
             ):
                 cue, label = "signature", labels.DOCTOR
