@@ -233,7 +233,7 @@ ROOM_POSITIVES = [
     ("Now on Hall 3 North, Pod A, Bed 22.", "Pod A, Bed 22"),
     # after a lower-case cue, a colon or a kind of room: the number alone
     ("Met in interview room D-3.", "D-3"),
-    ("Geriatric unit, bed 7-14.", "7-14"),
+    ("Geriatric unit, bed 5-12.", "5-12"),
     ("Room: 412B", "412B"),
     ("Room #: 24", "24"),
     ("Seen in exam room 268 with her mother.", "268"),
@@ -279,7 +279,7 @@ def test_countries_that_are_names_or_words_are_left_to_the_ner():
 
 
 DEPARTMENT_CASES = [
-    ("Inpatient stay at Mercy (Ward 7B) in May.", "Ward 7B"),
+    ("Inpatient stay at Mercy (Ward 4C) in May.", "Ward 4C"),
     ("TRANSFERRED TO WARD 12 TODAY", "WARD 12"),
 ]
 

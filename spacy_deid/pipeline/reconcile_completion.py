@@ -23,12 +23,12 @@ recorded in the mention's provenance ("complete:<kind>"):
 Two repairs of the opposite kind, where a mention ran too far:
 
 - trim_lowercase: an institution's name is capitalised; trailing lower-case
-  words are a description, not part of it ("Tufton University counseling
-  center" -> "Tufton University"). Only in notes written in mixed case;
+  words are a description, not part of it ("Harlow University counseling
+  center" -> "Harlow University"). Only in notes written in mixed case;
 - hospital_department: a hospital's name followed on the same line by
-  capitalised words is a hospital and one of its departments ("Wendmere
-  Hospital Virtual Care" -> HOSPITAL "Wendmere Hospital" + DEPARTMENT
-  "Virtual Care").
+  capitalised words is a hospital and one of its departments ("Ashby
+  Hospital Sleep Medicine" -> HOSPITAL "Ashby Hospital" + DEPARTMENT
+  "Sleep Medicine").
 
 The lexicon-guarded growths use `Token._.lexicon` (the `deid_lexicon`
 component); without it they do not fire.
