@@ -97,6 +97,11 @@ POSITIVE = [
     ),
     # an attribute value stops at the next attribute's name
     ("Referral source: Belva Quorrin    Payer: self", [("Belva Quorrin", "safety_net:attribute")]),
+    # a capitalised function word mid-sentence is part of the name
+    (
+        "Diagnosis made at Such Center for Addiction Recovery.",
+        [("Such Center for Addiction Recovery", "safety_net:institution")],
+    ),
     # a header line that is only a name keeps its common first word
     (
         "Plan as above.\nMobile Crisis Service\nFollow-up weekly.",

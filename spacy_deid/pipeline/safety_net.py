@@ -926,6 +926,9 @@ class SafetyNet(Pipe):
             return False
         if token.is_upper and len(token) > 1 and not self._shouted(doc, i):
             return False
+        # Capitalised mid-sentence, it is part of the name ("at Such Center").
+        if token.is_title and len(token) > 1 and not self._sentence_initial(doc, i):
+            return False
         return token.whitespace_ != "" or i + 1 >= len(doc) or doc[i + 1].text != "-"
 
     @staticmethod
