@@ -37,6 +37,7 @@ What the beam decodes (`scope`):
   common lower-case words (`Token._.word_frequency` of `deid_lexicon`, not
   tagged as a job title), widened by `focus_margin` tokens on each side. A
   run of common lower-case words outside the windows gets no candidates.
+  Without `deid_lexicon` no word counts as common: the windows are the lines.
 
 The line scopes need an NER that reads `doc.tensor` (a `Tok2VecListener`,
 as in `configs/cpu.cfg`); with any other (a transformer listener, an inline
