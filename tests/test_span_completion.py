@@ -83,6 +83,18 @@ CASES = [
     # negative: words outside the occupation title stay out
     ("Good sales representative skills.", [("sales representative", PR)],
      [("sales representative", PR)]),
+    # inner_word to the left, hyphenated institution and place names
+    ("Seen in the Gender and Sexuality Health Program today.", [("Sexuality Health Program", DE)],
+     [("Gender and Sexuality Health Program", DE)]),
+    ("MOOD AND ANXIETY CLINIC\nIntake", [("ANXIETY CLINIC", DE)], [("MOOD AND ANXIETY CLINIC", DE)]),
+    ("Born at Brigham and Women's Hospital.", [("Women's Hospital", H)], [("Brigham and Women's Hospital", H)]),
+    ("Insured by Tri-County Health Alliance.", [("County Health Alliance", O)], [("Tri-County Health Alliance", O)]),
+    ("Moved to Winston-Salem in May.", [("Salem", labels.CITY)], [("Winston-Salem", labels.CITY)]),
+    # negatives: a person's name before "and" is no part of it; lower-case words; a hyphen to a lower-case word
+    ("Seen by Dr. Lee and Mercy Hospital staff.", [("Lee", D), ("Mercy Hospital", H)],
+     [("Lee", D), ("Mercy Hospital", H)]),
+    ("Calls her mom and Mercy Hospital daily.", [("Mercy Hospital", H)], [("Mercy Hospital", H)]),
+    ("A Boston-based firm.", [("Boston", labels.CITY)], [("Boston", labels.CITY)]),
     # trim_lowercase: trailing lower-case words describe an institution, they are not its name
     ("Saw a therapist at Harlow University counseling center in May.",
      [("Harlow University counseling center", O)], [("Harlow University", O)]),

@@ -5,7 +5,8 @@ error: part of a multi-token mention found, the rest released. This step
 grows a mention over the parts that belong to it, each growth guarded and
 recorded in the mention's provenance ("complete:<kind>"):
 
-- name_hyphen: a person's name across a hyphen to a glued capitalised piece,
+- name_hyphen: a person's name (and an institution's or place's: "Tri-County",
+  "Winston-Salem") across a hyphen to a glued capitalised piece,
   or to a name particle ("Okafor" -> "Okafor-Lindgren", "Rashid" ->
   "al-Rashid"); a lower-case piece ("Parkinson-like") is no name;
 - last_comma_first: "Last, First" and "Last, First M" of signature and list
@@ -13,7 +14,9 @@ recorded in the mention's provenance ("complete:<kind>"):
   credential ("MD") or a middle initial;
 - inner_word: an organisation, hospital, department or other location over
   an inner "of", "on", "for", "&" followed by capitalised words on the same
-  line ("Office" -> "Office on Aging", "Smith" -> "Smith & Rowe LLP"), and
+  line ("Office" -> "Office on Aging", "Smith" -> "Smith & Rowe LLP"), or
+  over an inner "and", "&", "of" to the capitalised words before it
+  ("Sexuality Health Program" -> "Gender and Sexuality Health Program"), and
   two place mentions joined by "and" when the whole is one place in the
   lexicon ("Bosnia and Herzegovina");
 - job_phrase: a profession over adjacent words that the lexicon knows as
@@ -82,6 +85,9 @@ def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List
             department = _hospital_department(doc, mention, owner, len(mentions) + len(added))
             if department is not None:
                 added.append(department)
+        if mention.label in INNER_WORD_LABELS + PLACE_LABELS:
+            _grow(mention, owner, _name_hyphen(doc, mention, owner), "name_hyphen")
+            _grow(mention, owner, _inner_head(doc, mention, owner, rules), "inner_word")
         if mention.label in PERSON_LABELS:
             _grow(mention, owner, _name_hyphen(doc, mention, owner), "name_hyphen")
             _grow(mention, owner, _last_comma_first(doc, mention, owner, rules), "last_comma_first")
@@ -274,6 +280,28 @@ def _inner_tail(doc: Doc, mention: Mention, owner, rules: RuleSet) -> Optional[T
     if end == word + 1 or not _free(owner, word, end):
         return None
     return mention.start, end
+
+
+def _inner_head(doc: Doc, mention: Mention, owner, rules: RuleSet) -> Optional[Tuple[int, int]]:
+    """"Sexuality Health Program" + "Gender and " before it, "Women's Hospital" +
+    "Brigham and ": an institution's name over an inner "and", "&" or "of"
+    to the capitalised words before it on the same line."""
+    word = mention.start - 1
+    if mention.label not in INNER_WORD_LABELS or word < 1 or not _capitalised(doc[mention.start]):
+        return None
+    if doc[word].lower_ not in INNER_WORDS | {"and"} or _joined(doc, word - 1) != " " or _joined(doc, word) != " ":
+        return None
+    not_names = set().union(*(rules.lists.get(name, ()) for name in NOT_NAME_LISTS))
+    start = word
+    while start > 0 and word - start < MAX_INNER_TAIL and _free(owner, start - 1, start) \
+            and _capitalised(doc[start - 1]) and doc[start - 1].lower_ not in not_names \
+            and doc[start - 1].lower_ not in rules.guard_words:
+        start -= 1
+        if start > 0 and _joined(doc, start - 1) not in (" ",):
+            break
+    if start == word or not _free(owner, start, word + 1):
+        return None
+    return start, mention.end
 
 
 def _joined_place(doc: Doc, mention: Mention, owner) -> Optional[Mention]:
