@@ -240,6 +240,37 @@ ROOM_POSITIVES = [
 ]
 
 
+PERSON_POSITIVES = [
+    ("Signed: Ann Lee, MD\n", "Ann Lee"),
+    ("B. Cruz-Lind, MD\nAttending", "B. Cruz-Lind"),
+    ("Ann Quist-Loh, MD, PGY-2", "Ann Quist-Loh"),
+    ("Met Jon A. Roe, LICSW weekly.", "Jon A. Roe"),
+    ("Supervising physician - Ana Maria Roe, NP", "Ana Maria Roe"),
+    ("Evaluated by Dr. Oswin Tremb (clinic).", "Oswin Tremb"),
+    ("She follows with Dr Abdiş Pietrzyk at the clinic.", "Abdiş Pietrzyk"),
+    ("Seen by Dr. Lee-Park today.", "Lee-Park"),
+    ("Dr. Ann Lee Mercy Hospital", "Ann Lee"),
+    ("Dr. Smith Tuesday at noon", "Smith"),
+]
+PERSON_NEGATIVES = [
+    "Per Lee, MD the dose stays.",
+    "Dictated by Dr Buchanan, MD",
+    "Denies SI, HI.",
+    "Case reviewed with the team, MD to follow.",
+]
+
+
+@pytest.mark.parametrize("text,expected", PERSON_POSITIVES)
+def test_person_positive(nlp, text, expected):
+    assert_found(nlp, text, expected, labels.DOCTOR)
+
+
+@pytest.mark.parametrize("text", PERSON_NEGATIVES)
+def test_person_negative(nlp, text):
+    wrong = {"Per Lee", "Dr Buchanan", "SI", "HI", "Case"}
+    assert not [t for t, lab in hits(nlp, text) if lab == labels.DOCTOR and t in wrong]
+
+
 INSTITUTION_POSITIVES = [
     ("Deployed to Iraq twice.", "Iraq", labels.COUNTRY),
     ("Moved from Mexico in 2010.", "Mexico", labels.COUNTRY),
