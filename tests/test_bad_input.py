@@ -415,7 +415,8 @@ def test_8_jsonl_fields_pass_through_unchanged(tmp_path, nlp, case, record):
     text_start = record.index('"text"')
     # everything but the text value is byte for byte what came in
     assert out[:text_start] == record[:text_start]
-    tail = record[record.index('"', record.index(":", text_start) + 2) + 1 :]
+    # after the text value's closing quote (the opening one is 2 characters after the colon)
+    tail = record[record.index('"', record.index(":", text_start) + 3) + 1 :]
     assert out.endswith(tail), case
 
 
