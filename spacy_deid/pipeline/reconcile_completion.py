@@ -43,7 +43,9 @@ from spacy.tokens import Doc, Token
 from .. import labels
 from . import lexicon
 from .reconcile_rules import RuleSet
-from .reconcile_steps import NOT_NAME_LISTS, PERSON_LABELS, Mention, _joined, _name_word, mixed_case
+from .reconcile_steps import (
+    NOT_NAME_LISTS, PERSON_LABELS, Mention, _joined, _name_word, lexicon_tags, mixed_case,
+)
 
 # Lower-case particles that open a surname glued by a hyphen ("al-Rashid").
 NAME_PARTICLES = frozenset({"al", "el", "ul", "bin", "ben", "ibn", "abu", "da", "de", "di", "du", "le", "la"})
@@ -60,6 +62,8 @@ TRIM_LABELS = (labels.ORGANIZATION, labels.HOSPITAL, labels.DEPARTMENT)
 HOSPITAL_HEADS = frozenset({"hospital", "hospitals", "infirmary", "sanatorium"})
 CENTER_HEADS = frozenset({"center", "centre"})
 CENTER_QUALIFIERS = frozenset({"medical", "health", "hospital"})
+# Joiners a trim may leave at the end ("... Hospital and").
+TRIM_JOINERS = INNER_WORDS | {"and", ","}
 
 
 def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List[Mention]:
@@ -85,11 +89,11 @@ def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List
             department = _hospital_department(doc, mention, owner, len(mentions) + len(added))
             if department is not None:
                 added.append(department)
-        if mention.label in INNER_WORD_LABELS + PLACE_LABELS:
+        if mention.label in PERSON_LABELS + INNER_WORD_LABELS + PLACE_LABELS:
             _grow(mention, owner, _name_hyphen(doc, mention, owner), "name_hyphen")
+        if mention.label in INNER_WORD_LABELS + PLACE_LABELS:
             _grow(mention, owner, _inner_head(doc, mention, owner, rules), "inner_word")
         if mention.label in PERSON_LABELS:
-            _grow(mention, owner, _name_hyphen(doc, mention, owner), "name_hyphen")
             _grow(mention, owner, _last_comma_first(doc, mention, owner, rules), "last_comma_first")
         elif mention.label == labels.PROFESSION:
             _grow(mention, owner, _job_phrase(doc, mention, owner), "job_phrase")
@@ -119,8 +123,8 @@ def _trim_lowercase(doc: Doc, mention: Mention) -> Optional[int]:
     while end - 1 > mention.start and doc[end - 1].is_alpha and doc[end - 1].is_lower \
             and doc[end - 1].lower_ not in ORGANIZATION_SUFFIXES:
         end -= 1
-    while end - 1 > mention.start and doc[end - 1].lower_ in INNER_WORDS | {"and", ","}:
-        end -= 1  # "... Hospital and" left by the trim
+    while end - 1 > mention.start and doc[end - 1].lower_ in TRIM_JOINERS:
+        end -= 1
     if end == mention.end or not any(_capitalised(t) for t in doc[mention.start: end]):
         return None
     return end
@@ -129,11 +133,11 @@ def _trim_lowercase(doc: Doc, mention: Mention) -> Optional[int]:
 def _trailing_job(doc: Doc, mention: Mention, old_end: int, order: int) -> Optional[Mention]:
     """The trimmed words, as a PROFESSION, when they end in an occupation
     title the lexicon knows ("... Hospital and associate program director")."""
-    if old_end <= mention.end or lexicon.JOB not in _lexicon(doc[old_end - 1]):
+    if old_end <= mention.end or lexicon.JOB not in lexicon_tags(doc[old_end - 1]):
         return None
     start = old_end - 1
     while start > mention.end and doc[start - 1].is_alpha and doc[start - 1].is_lower \
-            and lexicon.JOB in _lexicon(doc[start - 1]) and old_end - start < MAX_JOB_WORDS:
+            and lexicon.JOB in lexicon_tags(doc[start - 1]) and old_end - start < MAX_JOB_WORDS:
         start -= 1
     return Mention(start, old_end, labels.PROFESSION,
                    provenance=list(mention.provenance) + ["complete:trim_job"], order=order)
@@ -153,7 +157,7 @@ def _hospital_head_end(doc: Doc, mention: Mention) -> Optional[int]:
 def _hospital_department(doc: Doc, mention: Mention, owner, order: int) -> Optional[Mention]:
     """Split "<Hospital> <Department>" on one line into two mentions; returns the department."""
     split = _hospital_head_end(doc, mention)
-    if split is None or any("\n" in doc[i].whitespace_ or doc[i].is_space for i in range(mention.start, mention.end - 1)):
+    if split is None or not _one_line(doc, mention.start, mention.end):
         return None
     tail = doc[split: mention.end]
     if not all(_capitalised(t) or t.lower_ in INNER_WORDS or t.text in ("-", "&") for t in tail) \
@@ -195,6 +199,11 @@ def _line_ends(doc: Doc, end: int) -> bool:
         return True
     before, token = doc[end - 1], doc[end]
     return "\n" in before.whitespace_ or (token.is_space and "\n" in token.text)
+
+
+def _one_line(doc: Doc, start: int, end: int) -> bool:
+    """Whether tokens start..end-1 stand on one line."""
+    return not any("\n" in doc[i].whitespace_ or doc[i].is_space for i in range(start, end - 1))
 
 
 def _capitalised(token: Token) -> bool:
@@ -245,19 +254,14 @@ def _last_comma_first(doc: Doc, mention: Mention, owner, rules: RuleSet) -> Opti
     return None
 
 
-def _lexicon(token: Token) -> Tuple[str, ...]:
-    value = token._.get("lexicon") if Token.has_extension("lexicon") else None
-    return tuple(value.split("|")) if value else ()
-
-
 def _job_phrase(doc: Doc, mention: Mention, owner) -> Optional[Tuple[int, int]]:
     start, end = mention.start, mention.end
     while start > 0 and mention.end - start < MAX_JOB_WORDS and _joined(doc, start - 1) == " " \
-            and doc[start - 1].is_alpha and lexicon.JOB in _lexicon(doc[start - 1]) \
+            and doc[start - 1].is_alpha and lexicon.JOB in lexicon_tags(doc[start - 1]) \
             and _free(owner, start - 1, start):
         start -= 1
     while end < len(doc) and end - start < MAX_JOB_WORDS and _joined(doc, end - 1) == " " \
-            and doc[end].is_alpha and lexicon.JOB in _lexicon(doc[end]) and _free(owner, end, end + 1):
+            and doc[end].is_alpha and lexicon.JOB in lexicon_tags(doc[end]) and _free(owner, end, end + 1):
         end += 1
     return start, end
 
@@ -297,7 +301,7 @@ def _inner_head(doc: Doc, mention: Mention, owner, rules: RuleSet) -> Optional[T
             and _capitalised(doc[start - 1]) and doc[start - 1].lower_ not in not_names \
             and doc[start - 1].lower_ not in rules.guard_words:
         start -= 1
-        if start > 0 and _joined(doc, start - 1) not in (" ",):
+        if start > 0 and _joined(doc, start - 1) != " ":
             break
     if start == word or not _free(owner, start, word + 1):
         return None
@@ -313,7 +317,7 @@ def _joined_place(doc: Doc, mention: Mention, owner) -> Optional[Mention]:
     other = owner[word + 1]
     if other is None or other.start != word + 1 or other.label != mention.label:
         return None
-    shared = set(_lexicon(doc[mention.start]))
+    shared = set(lexicon_tags(doc[mention.start]))
     for i in range(mention.start, other.end):
-        shared &= set(_lexicon(doc[i]))
+        shared &= set(lexicon_tags(doc[i]))
     return other if shared & {lexicon.COUNTRY, lexicon.CITY, lexicon.STATE} else None

@@ -160,12 +160,15 @@ def blocked(mention: Mention, rule: Rule, rules: RuleSet, attrs: List[Set[str]])
     return rule.unless_attributes is not None and in_attribute(mention, rules.lists[rule.unless_attributes], attrs)
 
 
+def lexicon_tags(token: Token) -> Tuple[str, ...]:
+    """The `deid_lexicon` categories of a token (none without that component)."""
+    value = token._.get("lexicon") if Token.has_extension("lexicon") else None
+    return tuple(value.split("|")) if value else ()
+
+
 def has_lexicon_tag(doc: Doc, mention: Mention, tags: frozenset) -> bool:
     """Whether a token of the mention carries one of the `deid_lexicon` categories."""
-    for token in doc[mention.start: mention.end]:
-        if tags.intersection((token._.lexicon or "").split("|")):
-            return True
-    return False
+    return any(tags.intersection(lexicon_tags(token)) for token in doc[mention.start: mention.end])
 
 
 def mixed_case(doc: Doc) -> bool:
