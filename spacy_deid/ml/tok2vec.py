@@ -8,7 +8,7 @@ which embeds the section and attribute names the section detector puts on
 tokens (the hybrid-system paper's "section header" and "attribute name"
 features).
 """
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from spacy.strings import hash_string
 from spacy.tokens import Doc, Token
@@ -17,6 +17,8 @@ from thinc.api import HashEmbed, Maxout, Model, concatenate, chain, with_array
 from thinc.types import Floats2d, Ints2d
 
 import numpy
+
+from ..extensions import TOKEN_FEATURES, token_feature_values
 
 
 @registry.architectures("spacy-deid.FeaturedTok2Vec.v1")
@@ -161,21 +163,38 @@ def feature_dropout(rate: float) -> Model[List[Ints2d], List[Ints2d]]:
 
 
 def extension_ids(extensions: List[str]) -> Model[List[Doc], List[Ints2d]]:
-    """A (tokens x extensions) array of hashed extension values per doc (0 for none)."""
+    """A (tokens x extensions) array of hashed extension values per doc (0 for none).
+
+    The package's per-token features are read as whole columns from the Doc's
+    feature store (spacy_deid/extensions.py); each distinct value is hashed
+    once. Other token extensions are read token by token."""
 
     def forward(model: Model, docs: List[Doc], is_train: bool):
         present = [name for name in extensions if Token.has_extension(name)]
+        hashes: Dict[str, int] = {}
         arrays = []
         for doc in docs:
             ids = numpy.zeros((len(doc), len(extensions)), dtype="uint64")
             for column, name in enumerate(extensions):
                 if name not in present:
                     continue
-                for row, token in enumerate(doc):
-                    value = token._.get(name)
-                    if value:
-                        ids[row, column] = hash_string(str(value))
+                if name in TOKEN_FEATURES:
+                    values = token_feature_values(doc, name)
+                else:
+                    values = [token._.get(name) for token in doc]
+                ids[:, column] = [_hash_value(value, hashes) for value in values]
             arrays.append(model.ops.asarray(ids, dtype="uint64"))
         return arrays, lambda d_arrays: []
 
     return Model("extension_ids", forward, attrs={"extensions": list(extensions)})
+
+
+def _hash_value(value, hashes: Dict[str, int]) -> int:
+    """spaCy's string hash of the value's text; 0 for none or an empty value."""
+    if not value:
+        return 0
+    text = str(value)
+    found = hashes.get(text)
+    if found is None:
+        found = hashes[text] = hash_string(text)
+    return found

@@ -24,6 +24,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import srsly
 from spacy.language import Language
+from spacy.attrs import LOWER
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
@@ -31,7 +32,7 @@ from spacy.util import ensure_path, from_disk, registry, to_disk
 
 from .. import labels
 from ..data_files import warn_no_data
-from ..extensions import install_extensions
+from ..extensions import install_extensions, set_token_feature_values
 from ..surrogates import lists
 
 # Category tags written to Token._.lexicon; places share the PHI subtype's name.
@@ -169,22 +170,26 @@ class LexiconTagger(Pipe):
     def __call__(self, doc: Doc) -> Doc:
         if not self.is_loaded:
             warn_no_data(self.name, "lexicons", "marks no token")
-        lowers = [token.lower_ for token in doc]
-        categories: List[set] = [set() for _ in lowers]
+        strings = doc.vocab.strings
+        lowers = [strings[key] for key in doc.to_array(LOWER).tolist()] if len(doc) else []
+        # token index -> categories, only for tokens in some lexicon phrase
+        categories: Dict[int, set] = {}
+        single, multi = self._single, self._multi
         for i, lower in enumerate(lowers):
-            found = self._single.get(lower)
+            found = single.get(lower)
             if found:
-                categories[i].update(found)
-            for tokens, category in self._multi.get(lower, ()):
+                categories.setdefault(i, set()).update(found)
+            for tokens, category in multi.get(lower, ()):
                 end = i + len(tokens)
                 if tuple(lowers[i:end]) == tokens:
                     for j in range(i, end):
-                        categories[j].add(category)
-        frequencies = self._frequencies
-        for token, lower, cats in zip(doc, lowers, categories):
-            token._.lexicon = "|".join(sorted(cats)) if cats else None
-            zipf = frequencies.get(lower)
-            token._.word_frequency = str(zipf) if zipf is not None else ""
+                        categories.setdefault(j, set()).add(category)
+        tags: List[Optional[str]] = [None] * len(lowers)
+        for i, cats in categories.items():
+            tags[i] = "|".join(sorted(cats))
+        zipfs = [self._frequencies.get(lower) for lower in lowers]
+        set_token_feature_values(doc, "lexicon", tags)
+        set_token_feature_values(doc, "word_frequency", ["" if z is None else str(z) for z in zipfs])
         return doc
 
     # --- serialization -------------------------------------------------------------

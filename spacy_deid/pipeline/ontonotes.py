@@ -30,7 +30,7 @@ from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 
-from ..extensions import install_extensions
+from ..extensions import install_extensions, set_token_feature_values
 
 # OntoNotes labels (en_core_web_md's, not PHI labels) kept as features: the
 # entity types that overlap PHI names, organisations and places.
@@ -65,12 +65,11 @@ class OntoNotesFeature(Pipe):
         self._keep = frozenset(self.feature_labels)
 
     def __call__(self, doc: Doc) -> Doc:
-        for token in doc:
-            token._.ontonotes = ""
+        values = [""] * len(doc)
         for ent in doc.ents:
             if ent.label_ in self._keep:
-                for token in ent:
-                    token._.ontonotes = ent.label_
+                values[ent.start : ent.end] = [ent.label_] * len(ent)
+        set_token_feature_values(doc, "ontonotes", values)
         # "missing", not "outside": a preset O would forbid our NER any entity there.
         doc.set_ents([], default="missing")
         return doc

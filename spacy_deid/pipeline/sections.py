@@ -36,7 +36,13 @@ from spacy.tokens import Doc, Span, Token
 from spacy.util import ensure_path, filter_spans, from_bytes, from_disk, registry, to_bytes, to_disk
 
 from ..data_files import DATA_DIR, read_jsonl, warn_no_data
-from ..extensions import ATTRIBUTE_NAMES_KEY, ATTRIBUTES_KEY, SECTIONS_KEY, install_extensions
+from ..extensions import (
+    ATTRIBUTE_NAMES_KEY,
+    ATTRIBUTES_KEY,
+    SECTIONS_KEY,
+    install_extensions,
+    set_token_feature_values,
+)
 
 DEFAULT_SECTIONS_PATH = DATA_DIR / "section_headers.jsonl"
 DEFAULT_ATTRIBUTES_PATH = DATA_DIR / "attribute_names.jsonl"
@@ -244,16 +250,15 @@ class SectionDetector(Pipe):
     def _set_token_extensions(
         self, doc: Doc, headers: Sequence[Span], values: Sequence[Span]
     ) -> None:
-        for token in doc:
-            token._.section_name = None
-            token._.attribute_name = None
+        sections: List[Optional[str]] = [None] * len(doc)
         for header, following in zip(headers, list(headers[1:]) + [None]):
             end = following.start if following is not None else len(doc)
-            for token in doc[header.start : end]:
-                token._.section_name = header.label_
+            sections[header.start : end] = [header.label_] * (end - header.start)
+        attributes: List[Optional[str]] = [None] * len(doc)
         for value in values:
-            for token in value:
-                token._.attribute_name = value.label_
+            attributes[value.start : value.end] = [value.label_] * len(value)
+        set_token_feature_values(doc, "section_name", sections)
+        set_token_feature_values(doc, "attribute_name", attributes)
 
     # --- serialization -----------------------------------------------------
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
