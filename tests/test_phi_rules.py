@@ -312,6 +312,11 @@ def test_countries_that_are_names_or_words_are_left_to_the_ner():
 DEPARTMENT_CASES = [
     ("Inpatient stay at Mercy (Ward 4C) in May.", "Ward 4C"),
     ("TRANSFERRED TO WARD 12 TODAY", "WARD 12"),
+    # named programs, clinics, teams and units on header lines
+    ("Oakmere Medical Center\nYOUTH BIPOLAR DISORDERS PROGRAM - INTAKE NOTE\n", "YOUTH BIPOLAR DISORDERS PROGRAM"),
+    ("Record date: today\nFirst Episode and Early Psychosis Program\nPatient: x", "First Episode and Early Psychosis Program"),
+    ("Larch Street Health Center - Mood and Anxiety Clinic\nRecord date", "Mood and Anxiety Clinic"),
+    ("Corran Hospital, Inpatient Eating Disorders Unit (5 North), bed 12", "Inpatient Eating Disorders Unit"),
 ]
 
 
@@ -320,7 +325,12 @@ def test_department_positive(nlp, text, expected):
     assert_found(nlp, text, expected, labels.DEPARTMENT)
 
 
-@pytest.mark.parametrize("text", ["Went toward 7 people.", "Ward off 2 attacks", "Wardrobe 3 is full."])
+@pytest.mark.parametrize("text", [
+    "Went toward 7 people.", "Ward off 2 attacks", "Wardrobe 3 is full.",
+    # generic team names alone, and program words inside running text or before a colon
+    "Treatment Team\nDr. Ann Lee, attending", "Care Team\n", "Plan reviewed with the treatment team.",
+    "She joined a Weight Loss Program in May.", "PROGRAM:\nweekly groups",
+])
 def test_department_negative(nlp, text):
     assert_absent(nlp, text, labels.DEPARTMENT)
 

@@ -230,6 +230,34 @@ CORRECTION_CASES = [
      labels.HOSPITAL, labels.DEPARTMENT, "correct:hospital_is_department"),
     ("hospital_with_unit_word", "Admitted to Mercy Clinic Unit today", "Mercy Clinic Unit",
      labels.HOSPITAL, labels.HOSPITAL, None),
+    ("hospital_named_community_center", "Volunteers at Pell Ridge Community Center", "Pell Ridge Community Center",
+     labels.HOSPITAL, labels.ORGANIZATION, "correct:hospital_not_medical"),
+    ("hospital_community_health_center", "Seen at Pell Ridge Community Health Center", "Pell Ridge Community Health Center",
+     labels.HOSPITAL, labels.HOSPITAL, None),
+    ("organization_admitted_to", "She was admitted to Birchwood Manor for rehab", "Birchwood Manor",
+     labels.ORGANIZATION, labels.HOSPITAL, "correct:organization_admitted_to"),
+    ("organization_admitted_school", "He was admitted to Harlow College in May", "Harlow College",
+     labels.ORGANIZATION, labels.ORGANIZATION, None),
+    ("organization_visited", "She visited Birchwood Manor in May", "Birchwood Manor",
+     labels.ORGANIZATION, labels.ORGANIZATION, None),
+    # places: buildings and bases are other locations
+    ("city_named_hall", "Lives in a suite in Penrose Hall on campus", "Penrose Hall",
+     labels.CITY, labels.LOCATION_OTHER, "correct:place_is_landmark"),
+    ("city_named_quad", "Avoids the Tillman Quad since May", "Tillman Quad",
+     labels.CITY, labels.LOCATION_OTHER, "correct:place_is_landmark"),
+    ("city_plain", "Lives in Marshall Falls since May", "Marshall Falls", labels.CITY, labels.CITY, None),
+    ("city_named_fort", "Was stationed near Fort Tamsin for a year", "Fort Tamsin",
+     labels.CITY, labels.LOCATION_OTHER, "correct:place_is_military_base"),
+    ("organization_named_fob", "Injured at FOB Harwan in 2010", "FOB Harwan",
+     labels.ORGANIZATION, labels.LOCATION_OTHER, "correct:organization_is_military_base"),
+    ("city_fortune", "Moved to Fortuna Bay in May", "Fortuna Bay", labels.CITY, labels.CITY, None),
+    # person roles: who is a clinician
+    ("therapy_with", "Weekly therapy with Ms. Quennell since May", "Quennell",
+     labels.PATIENT, labels.DOCTOR, "correct:patient_clinician_role"),
+    ("union_rep", "Union rep: Ivo Marsh (helping with forms)", "Ivo Marsh",
+     labels.DOCTOR, labels.PATIENT, "correct:doctor_family_role"),
+    ("therapy_with_mother", "Family therapy with mother Ada Quennell", "Ada Quennell",
+     labels.DOCTOR, labels.PATIENT, "correct:doctor_family_role"),
 ]
 
 
@@ -267,6 +295,8 @@ def test_lower_case_guard_spares_names_the_lexicon_knows():
         ({"kind": "shape", "pattern": "(unclosed"}, "not a valid regular expression"),
         ({"kind": "shape", "pattern": "x", "match": "maybe"}, "match must be one of"),
         ({"kind": "shape", "pattern": "x", "unless_tags": "FIRST"}, "unless_tags must be a list"),
+        ({"kind": "shape", "pattern": "x", "unless_pattern": "(unclosed"}, "unless_pattern is not a valid"),
+        ({"kind": "shape", "pattern": "x", "unless_pattern": 3}, "unless_pattern must be a regular expression"),
     ],
 )
 def test_shape_rule_errors(rule, message):

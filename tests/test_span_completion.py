@@ -121,6 +121,32 @@ CASES = [
      [("Hospital Sant Pau Barcelona", H)]),
     ("Seen at Grand River Health Center today.", [("Grand River Health Center", H)],
      [("Grand River Health Center", H)]),
+    # nickname: a name with a nickname in quotes is one mention
+    ('Her son Dario "Dee" Kowalczyk visits.', [("Dario", P), ("Dee", P), ("Kowalczyk", P)],
+     [('Dario "Dee" Kowalczyk', P)]),
+    ('Her son Dario "Dee" Kowalczyk visits.', [("Dario", P), ("Kowalczyk", P)],
+     [('Dario "Dee" Kowalczyk', P)]),
+    ("Friend Amara \u201cMimi\u201d Osei called.", [("Amara", P), ("Osei", P)],
+     [("Amara \u201cMimi\u201d Osei", P)]),
+    # negatives: a lower-case quote, a quote not followed by a name, a spaced quote
+    ('Told Dario "stop" Kowalczyk said.', [("Dario", P), ("Kowalczyk", P)], [("Dario", P), ("Kowalczyk", P)]),
+    ('Asked Dario "Why" and left.', [("Dario", P)], [("Dario", P)]),
+    ('Dario " Dee " Kowalczyk', [("Dario", P), ("Kowalczyk", P)], [("Dario", P), ("Kowalczyk", P)]),
+    # trim_title: a title or role word before the name is left out
+    ("Pastor Okonkwo encouraged care.", [("Pastor Okonkwo", P)], [("Okonkwo", P)]),
+    ("Daughter Ines to bring photos.", [("Daughter Ines", P)], [("Ines", P)]),
+    ("Spoke with Sgt. Ruiz today.", [("Sgt. Ruiz", P)], [("Ruiz", P)]),
+    # negatives: a name that is no title; a title alone; a lower-case word
+    ("Grace Okonkwo encouraged care.", [("Grace Okonkwo", P)], [("Grace Okonkwo", P)]),
+    ("Called the Pastor today.", [("Pastor", P)], [("Pastor", P)]),
+    # job_phrase: a capitalised title over "of" and its field
+    ("Works as Senior Manager of Education at the museum.", [("Senior Manager", PR)],
+     [("Senior Manager of Education", PR)]),
+    ("Is Director of Clinical Operations\nsince May", [("Director", PR)], [("Director of Clinical Operations", PR)]),
+    # negatives: a lower-case title; the field is another mention
+    ("Works as a manager of Ruby's store.", [("manager", PR)], [("manager", PR)]),
+    ("Is Director of Ashby Hospital now.", [("Director", PR), ("Ashby Hospital", H)],
+     [("Director", PR), ("Ashby Hospital", H)]),
 ]
 
 

@@ -21,9 +21,16 @@ recorded in the mention's provenance ("complete:<kind>"):
   lexicon ("Bosnia and Herzegovina");
 - job_phrase: a profession over adjacent words that the lexicon knows as
   part of an occupation title ("sales representative" -> "medical equipment
-  sales representative").
+  sales representative"), and a capitalised title over "of" and its field
+  ("Senior Manager" -> "Senior Manager of Education").
 
-Two repairs of the opposite kind, where a mention ran too far:
+- nickname: a person's name written with a nickname in quotes, found in
+  parts, becomes one mention ('Mateo "Teo" Villanueva').
+
+Repairs of the opposite kind, where a mention ran too far:
+
+- trim_title: a title or role word before a person's name ("Pastor",
+  "Daughter", "Sgt.") is left out, as annotators do;
 
 - trim_lowercase: an institution's name is capitalised; trailing lower-case
   words are a description, not part of it ("Harlow University counseling
@@ -57,6 +64,7 @@ INNER_WORDS = frozenset({"of", "on", "for", "&"})
 ORGANIZATION_SUFFIXES = frozenset({"llp", "llc", "inc", "inc.", "co", "co.", "corp", "corp.", "pc", "p.c."})
 MAX_INNER_TAIL = 4
 MAX_JOB_WORDS = 6
+MAX_JOB_FIELD_WORDS = 3
 TRIM_LABELS = (labels.ORGANIZATION, labels.HOSPITAL, labels.DEPARTMENT)
 # Words that end a hospital's own name; what follows on the line is a department.
 HOSPITAL_HEADS = frozenset({"hospital", "hospitals", "infirmary", "sanatorium"})
@@ -64,6 +72,8 @@ CENTER_HEADS = frozenset({"center", "centre"})
 CENTER_QUALIFIERS = frozenset({"medical", "health", "hospital"})
 # Joiners a trim may leave at the end ("... Hospital and").
 TRIM_JOINERS = INNER_WORDS | {"and", ","}
+OPEN_QUOTES = frozenset({'"', "\u201c", "'", "\u2018"})
+CLOSE_QUOTES = frozenset({'"', "\u201d", "'", "\u2019"})
 
 
 def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List[Mention]:
@@ -94,6 +104,10 @@ def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List
         if mention.label in INNER_WORD_LABELS + PLACE_LABELS:
             _grow(mention, owner, _inner_head(doc, mention, owner, rules), "inner_word")
         if mention.label in PERSON_LABELS:
+            _shrink_left(mention, owner, _title_end(doc, mention, rules), "trim_title")
+            for other in _nickname_parts(doc, mention, owner):
+                removed.add(id(other))
+                _grow(mention, owner, (mention.start, other.end), "nickname", absorb=other)
             _grow(mention, owner, _last_comma_first(doc, mention, owner, rules), "last_comma_first")
         elif mention.label == labels.PROFESSION:
             _grow(mention, owner, _job_phrase(doc, mention, owner), "job_phrase")
@@ -115,6 +129,55 @@ def _shrink(mention: Mention, owner: List[Optional[Mention]], end: Optional[int]
         owner[i] = None
     mention.end = end
     mention.provenance.append(f"complete:{kind}")
+
+
+def _shrink_left(mention: Mention, owner: List[Optional[Mention]], start: Optional[int], kind: str) -> None:
+    if start is None or start == mention.start:
+        return
+    for i in range(mention.start, start):
+        owner[i] = None
+    mention.start = start
+    mention.provenance.append(f"complete:{kind}")
+
+
+def _title_end(doc: Doc, mention: Mention, rules: RuleSet) -> Optional[int]:
+    """Where the name starts after a leading title or role word ("Pastor Akinola",
+    "Daughter Rose", "Sgt. Ruiz"), which annotators leave out; None if none."""
+    start = mention.start
+    if not doc[start].is_alpha or not _is_title_word(doc[start], rules):
+        return None
+    start += 1
+    if start < mention.end and doc[start].text == "." and _glued(doc, start - 1):
+        start += 1
+    if start >= mention.end or _joined(doc, start - 1) != " " or not _capitalised(doc[start]):
+        return None
+    return start
+
+
+def _is_title_word(token: Token, rules: RuleSet) -> bool:
+    return token.is_title and any(
+        token.lower_ in rules.lists.get(name, ()) for name in NOT_NAME_LISTS + ("name_titles",)
+    )
+
+
+def _nickname_parts(doc: Doc, mention: Mention, owner) -> List[Mention]:
+    """The mentions of a name written with a nickname in quotes, after its
+    first part: 'Mateo "Teo" Villanueva' found as three names is one."""
+    quote = mention.end
+    if quote + 3 >= len(doc) or doc[quote].text not in OPEN_QUOTES or _joined(doc, quote - 1) != " ":
+        return []
+    nick, close, last = quote + 1, quote + 2, quote + 3
+    if doc[close].text not in CLOSE_QUOTES or not _capitalised(doc[nick]) \
+            or not _glued(doc, quote) or not _glued(doc, nick) or _joined(doc, close) != " ":
+        return []
+    surname = owner[last]
+    if surname is None or surname.start != last or surname.label not in PERSON_LABELS \
+            or not _free(owner, quote, quote + 1) or not _free(owner, close, close + 1):
+        return []
+    inner = owner[nick]
+    if inner is not None and (inner.start != nick or inner.end != close):
+        return []
+    return [m for m in (inner, surname) if m is not None]
 
 
 def _trim_lowercase(doc: Doc, mention: Mention) -> Optional[int]:
@@ -263,7 +326,23 @@ def _job_phrase(doc: Doc, mention: Mention, owner) -> Optional[Tuple[int, int]]:
     while end < len(doc) and end - start < MAX_JOB_WORDS and _joined(doc, end - 1) == " " \
             and doc[end].is_alpha and lexicon.JOB in lexicon_tags(doc[end]) and _free(owner, end, end + 1):
         end += 1
-    return start, end
+    return start, _title_of_field(doc, end, owner, start)
+
+
+def _title_of_field(doc: Doc, end: int, owner, start: int) -> int:
+    """A capitalised title's field after "of": "Manager" + " of Education",
+    "Director" + " of Clinical Operations" (same line, capitalised words only)."""
+    if not doc[end - 1].is_title or end + 1 >= len(doc) or doc[end].lower_ != "of" \
+            or _joined(doc, end - 1) != " " or _joined(doc, end) != " ":
+        return end
+    last = end + 1
+    while last < len(doc) and last - end <= MAX_JOB_FIELD_WORDS and _capitalised(doc[last]) \
+            and _free(owner, end, last + 1):
+        if _joined(doc, last) != " ":
+            last += 1
+            break
+        last += 1
+    return last if last > end + 1 else end
 
 
 def _inner_tail(doc: Doc, mention: Mention, owner, rules: RuleSet) -> Optional[Tuple[int, int]]:

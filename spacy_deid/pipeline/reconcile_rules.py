@@ -35,6 +35,9 @@ Rule fields:
     unless_tags  (optional) `deid_lexicon` categories (FIRST, LAST, CITY...): the
                  rule never fires on a mention with a token so tagged ("rose"
                  in lower case is still a first name)
+    unless_pattern  (optional) a regular expression: the rule never fires on a
+                 mention whose text it is found in ("admitted to" a name with
+                 "College" in it does not make a hospital)
 """
 import re
 from dataclasses import dataclass, field
@@ -81,6 +84,7 @@ class Rule:
     unless_attributes: Optional[str] = None
     pattern: Optional[Pattern[str]] = field(default=None, compare=False)
     unless_tags: FrozenSet[str] = frozenset()
+    unless_pattern: Optional[Pattern[str]] = field(default=None, compare=False)
     cased_only: bool = False
     description: str = field(default="", compare=False)
 
@@ -190,6 +194,15 @@ class RuleSet:
                 raise ReconcilerRuleError(f"{where}: pattern is not a valid regular expression ({err})") from None
         if kind in ("lexicon", "shape") and raw.get("match", "in") not in MATCHES:
             raise ReconcilerRuleError(f"{where}: match must be one of {MATCHES}")
+        unless_pattern = None
+        if raw.get("unless_pattern") is not None:
+            if not isinstance(raw["unless_pattern"], str) or not raw["unless_pattern"]:
+                raise ReconcilerRuleError(f"{where}: unless_pattern must be a regular expression")
+            try:
+                unless_pattern = re.compile(raw["unless_pattern"])
+            except re.error as err:
+                raise ReconcilerRuleError(
+                    f"{where}: unless_pattern is not a valid regular expression ({err})") from None
         unless_tags = raw.get("unless_tags") or ()
         if isinstance(unless_tags, str) or not all(isinstance(t, str) and t for t in unless_tags):
             raise ReconcilerRuleError(f"{where}: unless_tags must be a list of lexicon categories")
@@ -206,7 +219,8 @@ class RuleSet:
             cues=cues, unless=unless, before=before, after=after,
             attributes=raw.get("attributes"), lexicon=raw.get("lexicon"),
             match=raw.get("match", "in"), unless_attributes=raw.get("unless_attributes"),
-            pattern=pattern, unless_tags=frozenset(unless_tags), cased_only=bool(raw.get("cased_only", False)),
+            pattern=pattern, unless_tags=frozenset(unless_tags), unless_pattern=unless_pattern,
+            cased_only=bool(raw.get("cased_only", False)),
             description=raw.get("description", ""),
         )
 

@@ -187,6 +187,8 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
         return False
     if rule.unless_tags and has_lexicon_tag(doc, mention, rule.unless_tags):
         return False
+    if rule.unless_pattern is not None and rule.unless_pattern.search(doc[mention.start: mention.end].text):
+        return False
     if rule.kind == "context":
         return context_fires(doc, mention, rule, rules)
     if rule.unless and cue_distances(doc, mention, rule, rules)[1] is not None:
