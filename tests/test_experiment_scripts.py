@@ -37,3 +37,21 @@ def test_feature_variants_build(name):
     layers = {layer.name for layer in tok2vec.walk()}
     assert ("hashembed" in layers) == (name != "no-lexical")
     assert any("extension_ids" in layer for layer in layers) == (name == "all")
+
+
+@pytest.mark.parametrize(
+    "name,width,depth,scoring",
+    [("default", 128, 4, True), ("width-96", 96, 4, True), ("fast", 64, 2, False)],
+)
+def test_speed_options_build(name, width, depth, scoring):
+    import speed_options
+    from spacy.util import load_config
+
+    config = load_config(REPO / "configs" / "cpu.cfg")
+    speed_options.OPTIONS[name].edit(config)
+    nlp = load_model_from_config(config, auto_fill=True, validate=True)
+    encode = config["components"]["tok2vec"]["model"]["encode"]
+    assert (encode["width"], encode["depth"]) == (width, depth)
+    assert ("deid_confidence" in nlp.pipe_names) == scoring
+    assert ("deid_ner_scores" in nlp.pipe_names) == scoring
+    assert {"ner", "deid_phi_rules", "deid_reconciler"} <= set(nlp.pipe_names)
