@@ -47,13 +47,14 @@ tok2vec) the component decodes whole Docs whatever the scope says.
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 import numpy
+from spacy.attrs import IS_ALPHA, IS_LOWER, IS_PUNCT, IS_SPACE
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.pipeline.tok2vec import Tok2VecListener
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import minibatch
 
-from ..extensions import install_extensions
+from ..extensions import install_extensions, token_feature_values
 
 DEFAULT_CANDIDATES_KEY = "ner_candidates"
 # Name of the span group attribute holding one probability per span.
@@ -261,12 +262,16 @@ def line_ranges(doc: Doc) -> List[Tuple[int, int]]:
 def possible_phi_tokens(doc: Doc) -> numpy.ndarray:
     """Per token: can it be (part of) PHI? False for spaces, punctuation and common
     lower-case words that are no job title; True for the greedy entities' tokens."""
-    possible = numpy.ones(len(doc), dtype=bool)
-    for token in doc:
-        if token.is_space or token.is_punct:
-            possible[token.i] = False
-        elif token.is_alpha and token.is_lower and token._.word_frequency:
-            possible[token.i] = _JOB_TAG in (token._.lexicon or "")
+    if not len(doc):
+        return numpy.ones(0, dtype=bool)
+    space, punct, alpha, lower = doc.to_array([IS_SPACE, IS_PUNCT, IS_ALPHA, IS_LOWER]).astype(bool).T
+    common = numpy.fromiter(map(bool, token_feature_values(doc, "word_frequency")), bool, len(doc))
+    job = numpy.fromiter(
+        (_JOB_TAG in (tags or "") for tags in token_feature_values(doc, "lexicon")), bool, len(doc)
+    )
+    possible = ~(space | punct)
+    common_word = possible & alpha & lower & common
+    possible[common_word] = job[common_word]
     for ent in doc.ents:
         possible[ent.start : ent.end] = True
     return possible

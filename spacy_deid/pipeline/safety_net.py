@@ -47,7 +47,7 @@ from spacy.util import ensure_path, registry
 
 from .. import labels
 from ..data_files import DATA_DIR
-from ..extensions import SECTIONS_KEY, install_extensions
+from ..extensions import SECTIONS_KEY, install_extensions, token_feature_values
 from ..surrogates import lists
 from .lexicon import FIRST, INSTITUTION, JOB, LAST
 
@@ -785,6 +785,7 @@ class SafetyNet(Pipe):
         found: List[Tuple[int, int, str, str]] = []
         line_starts = self._line_starts(doc)
         signature_lines: Dict[int, bool] = {}
+        attributes = token_feature_values(doc, "attribute_name")
         i = 0
         while i < len(doc):
             token = doc[i]
@@ -794,11 +795,7 @@ class SafetyNet(Pipe):
             line_start = line_starts[i]
             if line_start not in signature_lines:
                 signature_lines[line_start] = self._signature_start(doc, line_start, line_starts)
-            # "Ann Lee-Ray, MD": only when the name opens its line.
-            name_before_credential = all(
-                t.is_space or self._name_part(t) for t in doc[line_start:i]
-            ) and self._before_credential(doc, i)
-            attribute = token._.attribute_name
+            attribute = attributes[i]
             before = self._cue_before(doc, i)
             if before is not None and self._nameish(token, strong=True):
                 cue, label = (
@@ -817,8 +814,8 @@ class SafetyNet(Pipe):
                 cue, label = "attribute", (
                     labels.DOCTOR if attribute in DOCTOR_ATTRIBUTES else labels.PATIENT
                 )
-            elif (signature_lines[line_start] or name_before_credential) and self._nameish(
-                token, strong=True
+            elif self._nameish(token, strong=True) and (
+                signature_lines[line_start] or self._name_before_credential(doc, line_start, i)
             ):
                 cue, label = "signature", labels.DOCTOR
             elif self._nameish(token, strong=False) and not self._sentence_initial(doc, i):
@@ -852,6 +849,12 @@ class SafetyNet(Pipe):
             found.append((i, end, label, cue))
             i = end
         return found
+
+    def _name_before_credential(self, doc: Doc, line_start: int, i: int) -> bool:
+        """ "Ann Lee-Ray, MD": a name that opens its line and runs up to a credential."""
+        return all(
+            t.is_space or self._name_part(t) for t in doc[line_start:i]
+        ) and self._before_credential(doc, i)
 
     def _name_part(self, token: Token) -> bool:
         return (
@@ -1082,9 +1085,10 @@ class SafetyNet(Pipe):
         tags) or a job head noun with up to three modifiers, unless all clinical
         ("therapist", "psychiatrist": the care team, not the patient's job)."""
         found: List[Tuple[int, int, str, str]] = []
+        may_start = self._job_candidates(doc)
         i = 0
         while i < len(doc):
-            if covered[i]:
+            if covered[i] or not may_start[i]:
                 i += 1
                 continue
             end = self._job_end(doc, i, covered)
@@ -1134,6 +1138,20 @@ class SafetyNet(Pipe):
             if start < ent.start and self._occupation_cued(doc, start, ent.end):
                 found.append((start, ent.start, labels.PROFESSION, "occupation"))
         return found
+
+    def _job_candidates(self, doc: Doc) -> List[bool]:
+        """Per token: can `_job_end` find a title starting here? Only at a lexicon
+        JOB word, or within MAX_JOB_MODIFIERS tokens before a job head noun."""
+        tags = token_feature_values(doc, "lexicon")
+        heads = self.job_heads
+        near_head = [False] * len(doc)
+        for k, token in enumerate(doc):
+            lower = token.lower_
+            # `_is_job_head` needs the word or its singular in the list: test that first.
+            if (lower in heads or lower[:-1] in heads) and self._is_job_head(token):
+                for j in range(max(0, k - MAX_JOB_MODIFIERS), k + 1):
+                    near_head[j] = True
+        return [near or JOB in (tag or "").split("|") for near, tag in zip(near_head, tags)]
 
     def _is_job_word(self, token: Token) -> bool:
         return JOB in (token._.lexicon or "").split("|")
@@ -1274,13 +1292,17 @@ class SafetyNet(Pipe):
     def _places(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
         """Capitalised country names (lexicon COUNTRY tags) in running text."""
         found: List[Tuple[int, int, str, str]] = []
+        countries = [labels.COUNTRY in (tag or "").split("|") for tag in token_feature_values(doc, "lexicon")]
         i = 0
         while i < len(doc):
+            if not countries[i]:
+                i += 1  # no run starts here
+                continue
             end = i
             while (
                 end < len(doc)
                 and not covered[end]
-                and labels.COUNTRY in (doc[end]._.lexicon or "").split("|")
+                and countries[end]
                 and (self._capitalised(doc[end]) or doc[end].lower_ in INSTITUTION_JOINERS)
                 and not (doc[end].is_upper and len(doc[end]) <= 3)
             ):
@@ -1298,6 +1320,8 @@ class SafetyNet(Pipe):
 
     def _identifiers(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
         found: List[Tuple[int, int, str, str]] = []
+        has_digit = [any(map(str.isdigit, token.text)) for token in doc]
+        attributes = token_feature_values(doc, "attribute_name")
         i = 0
         while i < len(doc):
             # A whitespace-free run of tokens: the splitter may have cut "AB123" in two.
@@ -1310,11 +1334,14 @@ class SafetyNet(Pipe):
                 end += 1
             while end > i + 1 and not (doc[end - 1].is_alpha or doc[end - 1].is_digit):
                 end -= 1
+            if not any(has_digit[i:end]):
+                i = end
+                continue
             run = doc[i:end]
             if any(covered[k] for k in range(i, end)) or not self._idlike(run.text):
                 i = end
                 continue
-            attribute = doc[i]._.attribute_name
+            attribute = attributes[i]
             window = range(max(0, i - self.id_window), i)
             if attribute in ID_ATTRIBUTES or any(self._id_cue(doc, k, i) for k in window):
                 found.append((i, end, labels.IDNUM, "id_cue"))
