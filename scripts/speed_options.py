@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from variants import Variant, parse_tests, train_and_score
+from variants import Variant, parse_tests, score_model, train_and_score
 
 ENCODE = ("components", "tok2vec", "model", "encode")
 SCORING_COMPONENTS = ("deid_ner_scores", "deid_safety_net", "deid_confidence")
@@ -117,6 +117,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--notes", action="append", default=None, help="benchmark workloads (benchmark.py --notes)")
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--only", nargs="*", choices=sorted(OPTIONS), help="run only these options")
+    parser.add_argument("--default-model", type=Path,
+                        help="a pipeline already trained from --config the same way (e.g. training/cpu/model-last "
+                             "of `spacy project run all`): scored and timed as the default option, not retrained")
     parser.add_argument("--output", type=Path, default=Path("metrics/speed_options"))
     args = parser.parse_args(argv)
     tests = parse_tests(args.test)
@@ -129,11 +132,17 @@ def main(argv: Optional[List[str]] = None) -> None:
             if saved.exists():
                 rows.append(json.loads(saved.read_text()))
             continue
-        row = train_and_score(variant, base=args.config, output=args.output, train=args.train,
-                              dev=args.eval_during_training, tests=tests, max_steps=args.max_steps,
-                              seed=args.seed)
-        row["speed"] = benchmark(args.output / name / "model" / "model-last", notes, args.passes,
-                                 args.output / name / "benchmark", name)
+        if name == "default" and args.default_model is not None:
+            model = args.default_model
+            saved.parent.mkdir(parents=True, exist_ok=True)
+            row = {"setting": name, **variant.info, "train_minutes": None, "model": str(model)}
+            row.update(score_model(model, tests, args.output / name, name))
+        else:
+            row = train_and_score(variant, base=args.config, output=args.output, train=args.train,
+                                  dev=args.eval_during_training, tests=tests, max_steps=args.max_steps,
+                                  seed=args.seed)
+            model = args.output / name / "model" / "model-last"
+        row["speed"] = benchmark(model, notes, args.passes, args.output / name / "benchmark", name)
         saved.write_text(json.dumps(row, indent=2))
         rows.append(row)
     note = (f"configs/cpu.cfg with one edit per option, {args.max_steps} steps, seed {args.seed}, trained on "
