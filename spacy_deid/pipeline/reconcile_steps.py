@@ -12,6 +12,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 from spacy.tokens import Doc, Token
 
 from .. import labels
+from ..extensions import token_feature_values
 from .reconcile_rules import Rule, RuleSet, normalize_value
 
 NER_SOURCE = "ner"
@@ -101,10 +102,9 @@ def token_attributes(doc: Doc, attributes_key: Optional[str]) -> List[Set[str]]:
             for i in range(span.start, span.end):
                 names[i].add(span.label_.lower())
     if Token.has_extension("attribute_name"):
-        for token in doc:
-            value = token._.attribute_name
+        for i, value in enumerate(token_feature_values(doc, "attribute_name")):
             if value:
-                names[token.i].add(str(value).lower())
+                names[i].add(str(value).lower())
     return names
 
 
