@@ -292,3 +292,28 @@ def test_cli_config_file(tmp_path, model_dir, notes):
     released = read_i2b2_2014(tmp_path / "out" / f"{notes[4].note_id}.xml")
     assert "[DATE]" not in released.text and "[" in released.text
     assert released.mentions and not [m for m in released.mentions if m.label == labels.DATE]
+
+
+def test_cli_deidentify_runs_with_the_loaded_pipeline_frozen(tmp_path, model_dir, notes, monkeypatch):
+    """What was loaded stays out of the cyclic garbage collector during the run
+    (gc.freeze, docs/speed.md), and the process is as before afterwards."""
+    import gc
+
+    import spacy_deid.cli.deidentify as command
+
+    frozen_during_run = []
+    run_batch_itself = command.run_batch
+
+    def spy(*args, **kwargs):
+        frozen_during_run.append(gc.get_freeze_count())
+        return run_batch_itself(*args, **kwargs)
+
+    monkeypatch.setattr(command, "run_batch", spy)
+    source = write_inputs(tmp_path / "in", notes[:2])
+    assert gc.get_freeze_count() == 0
+    args = ["deidentify", str(source), str(tmp_path / "out"), "--model", str(model_dir),
+            "--seed", "3", "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert "files written: 2" in result.output, result.output
+    assert len(frozen_during_run) == 1 and frozen_during_run[0] > 0
+    assert gc.get_freeze_count() == 0
