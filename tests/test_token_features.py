@@ -167,6 +167,15 @@ def test_docs_joined_by_from_docs_keep_their_features(nlp):
     assert joined[-2]._.lexicon == "CITY"
 
 
+@pytest.mark.parametrize("start,end", [(0, 4), (5, 12), (12, 13)])
+def test_span_as_doc_with_user_data_keeps_features(nlp, start, end):
+    doc = nlp(TEXT)
+    sub = doc[start:end].as_doc(copy_user_data=True)
+    assert _features(sub) == _features(doc)[start:end]
+    bare = doc[start:end].as_doc()  # without user data: the defaults, as before the store
+    assert _features(bare) == [tuple(TOKEN_FEATURES[n] for n in FEATURES)] * (end - start)
+
+
 def test_retokenized_docs_keep_the_values_of_unchanged_tokens(nlp):
     doc = nlp(TEXT)
     before = {t.idx: t._.lexicon for t in doc}
