@@ -94,6 +94,8 @@ def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List
             _shrink(mention, owner, _trim_lowercase(doc, mention), "trim_lowercase")
             job = _trailing_job(doc, mention, old_end, len(mentions) + len(added))
             if job is not None:
+                for i in range(job.start, job.end):
+                    owner[i] = job  # later growths must not take its words
                 added.append(job)
         if mention.label == labels.HOSPITAL:
             department = _hospital_department(doc, mention, owner, len(mentions) + len(added))
