@@ -525,3 +525,29 @@ def nlp_deid():
 @pytest.mark.parametrize("text,expected,label", GLUED_POSITIVES)
 def test_glued_positive(nlp_deid, text, expected, label):
     assert_found(nlp_deid, text, expected, label)
+
+
+PROFESSION_CASES = [
+    ("ID: 61 yo married high school shop teacher, no psych hx", "high school shop teacher"),
+    ("He is a 28 yo single backend software developer at a bank.", "backend software developer"),
+    ("She is a 67 yo never-married retired library cataloger who lives alone.", "library cataloger"),
+    ("A 32-year-old divorced electrician with low mood.", "electrician"),
+    ("55 yo F actuary, referred by PCP.", "actuary"),
+]
+
+
+@pytest.mark.parametrize("text,expected", PROFESSION_CASES)
+def test_profession_positive(nlp, text, expected):
+    assert_found(nlp, text, expected, labels.PROFESSION)
+
+
+@pytest.mark.parametrize("text", [
+    # a family role, no occupation word, an occupation not right after the age line's words
+    "45 yo married mother of two, presents with low mood.",
+    "19 yo college student with anxiety.",
+    "He is a 70 year old retired Navy veteran.",
+    "32 yo man with depression; his brother is a teacher.",
+    "Takes 20 mg at bedtime; teacher called.",
+])
+def test_profession_negative(nlp, text):
+    assert_absent(nlp, text, labels.PROFESSION)

@@ -47,6 +47,19 @@ def _unambiguous_countries() -> List[str]:
             if c.lower() not in first_names | states | COUNTRIES_AS_WORDS]
 
 
+# Family and care roles end job titles too ("house father"), but after an age
+# they say who the patient is, not what they do.
+NOT_OCCUPATIONS = frozenset({"caregiver", "caretaker", "homemaker", "parent", "grandparent"})
+
+
+def _job_heads() -> List[str]:
+    """Job head nouns (`spacy-deid.JobHeadNouns.v1`: the last words of the shipped
+    job titles) that are no family or care role."""
+    from .safety_net import RELATIONS, load_job_heads  # the safety net owns the list
+
+    return [w for w in load_job_heads() if w not in RELATIONS and w not in NOT_OCCUPATIONS]
+
+
 @lru_cache(maxsize=1)
 def us_states() -> Tuple[Tuple[str, str], ...]:
     """(name, postal abbreviation) pairs from package data."""
@@ -283,6 +296,8 @@ _FRAGMENTS: Dict[str, str] = {
     # ---- locations
     # A capital may follow: a glued field label ("KentuckyFAMILY HX").
     "STATE_NAME_PLAIN": _state_names("plain") + r"(?![a-z])",
+    # ---- occupations: a job head noun, no family role ("teacher", "cataloger")
+    "JOB_HEAD": _alternation(_job_heads()) + r"(?![A-Za-z\-])",
     # ---- countries (GeoNames, via the shipped countries.txt), the unambiguous ones
     "COUNTRY_NAME": _alternation(_unambiguous_countries()),
     "STATE_NAME_PERSON_LIKE": _state_names("person_like") + r"(?![a-z])",
