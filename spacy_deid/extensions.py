@@ -173,7 +173,9 @@ def _rebuild_store(doc: Doc) -> Dict[str, Any]:
 
 
 def _is_store_key(key: Any) -> bool:
-    return isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[1] == TOKEN_FEATURES_STORE
+    if not (isinstance(key, tuple) and len(key) == 4):
+        return False
+    return key[0] == "._." and key[1] == TOKEN_FEATURES_STORE
 
 
 def _get_token_feature(token: Token, name: str, default: Any) -> Any:

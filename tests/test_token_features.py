@@ -31,7 +31,8 @@ def nlp():
     nlp.add_pipe("deid_sections")
     nlp.add_pipe("deid_lexicon")
     nlp.initialize()
-    nlp.get_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=SMALL, frequencies={"a": 7, "from": 6})
+    frequencies = {"a": 7, "from": 6}
+    nlp.get_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=SMALL, frequencies=frequencies)
     return nlp
 
 
@@ -186,8 +187,10 @@ def test_retokenized_docs_keep_the_values_of_unchanged_tokens(nlp):
     assert list(token_feature_values(doc, "lexicon")) == [before[t.idx] for t in doc]
 
 
-@pytest.mark.parametrize("names", [["lexicon", "word_frequency"], ["section_name", "attribute_name"],
-                                   ["ontonotes", "lexicon"]])
+@pytest.mark.parametrize(
+    "names",
+    [["lexicon", "word_frequency"], ["section_name", "attribute_name"], ["ontonotes", "lexicon"]],
+)
 def test_feature_ids_are_the_per_token_hashes(nlp, names):
     """The NER sees exactly the ids it was trained with (pipelines saved before the store)."""
     docs = [nlp(TEXT), spacy.blank("en")(""), spacy.blank("en")("no features here")]

@@ -189,7 +189,8 @@ class LexiconTagger(Pipe):
             tags[i] = "|".join(sorted(cats))
         zipfs = [self._frequencies.get(lower) for lower in lowers]
         set_token_feature_values(doc, "lexicon", tags)
-        set_token_feature_values(doc, "word_frequency", ["" if z is None else str(z) for z in zipfs])
+        frequencies = ["" if zipf is None else str(zipf) for zipf in zipfs]
+        set_token_feature_values(doc, "word_frequency", frequencies)
         return doc
 
     # --- serialization -------------------------------------------------------------

@@ -264,7 +264,8 @@ def possible_phi_tokens(doc: Doc) -> numpy.ndarray:
     lower-case words that are no job title; True for the greedy entities' tokens."""
     if not len(doc):
         return numpy.ones(0, dtype=bool)
-    space, punct, alpha, lower = doc.to_array([IS_SPACE, IS_PUNCT, IS_ALPHA, IS_LOWER]).astype(bool).T
+    flags = doc.to_array([IS_SPACE, IS_PUNCT, IS_ALPHA, IS_LOWER]).astype(bool)
+    space, punct, alpha, lower = flags.T
     common = numpy.fromiter(map(bool, token_feature_values(doc, "word_frequency")), bool, len(doc))
     job = numpy.fromiter(
         (_JOB_TAG in (tags or "") for tags in token_feature_values(doc, "lexicon")), bool, len(doc)

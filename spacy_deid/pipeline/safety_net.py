@@ -1292,7 +1292,8 @@ class SafetyNet(Pipe):
     def _places(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
         """Capitalised country names (lexicon COUNTRY tags) in running text."""
         found: List[Tuple[int, int, str, str]] = []
-        countries = [labels.COUNTRY in (tag or "").split("|") for tag in token_feature_values(doc, "lexicon")]
+        tags = token_feature_values(doc, "lexicon")
+        countries = [labels.COUNTRY in (tag or "").split("|") for tag in tags]
         i = 0
         while i < len(doc):
             if not countries[i]:
