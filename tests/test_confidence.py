@@ -5,6 +5,7 @@ import pytest
 import spacy
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
+from spacy.util import fix_random_seed
 from typer.testing import CliRunner
 
 from spacy_deid import labels
@@ -31,6 +32,9 @@ NOTE = "Seen by Dr. Lee on 4/17/2094. Her son Brandolf Quixley visited.\nMRN: AB
 
 
 def build_pipeline(with_confidence: bool = True):
+    # Seeded: the tests read properties of the trained scores (a greedy entity is
+    # likely), which an unlucky initialisation of this tiny model can miss.
+    fix_random_seed(0)
     nlp = spacy.blank("en")
     nlp.add_pipe("tok2vec")
     nlp.add_pipe(
