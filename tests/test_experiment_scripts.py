@@ -55,3 +55,13 @@ def test_speed_options_build(name, width, depth, scoring):
     assert ("deid_confidence" in nlp.pipe_names) == scoring
     assert ("deid_ner_scores" in nlp.pipe_names) == scoring
     assert {"ner", "deid_phi_rules", "deid_reconciler"} <= set(nlp.pipe_names)
+
+
+def test_fast_config_is_the_cpu_config_plus_the_fast_edit():
+    """configs/cpu_fast.cfg = configs/cpu.cfg + speed_options.fast (no drift)."""
+    import speed_options
+    from spacy.util import load_config
+
+    config = load_config(REPO / "configs" / "cpu.cfg", interpolate=False)
+    speed_options.fast(config)
+    assert config == load_config(REPO / "configs" / "cpu_fast.cfg", interpolate=False)

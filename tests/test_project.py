@@ -89,7 +89,10 @@ def test_workflow_end_to_end_with_tiny_config(tmp_path):
     assert result.stdout.strip() == ",".join(pipeline)
 
 
-@pytest.mark.parametrize("name,tiny", [("transformer", False), ("cpu", False), ("transformer", True), ("cpu", True)])
+@pytest.mark.parametrize(
+    "name,tiny",
+    [("transformer", False), ("cpu", False), ("cpu_fast", False), ("transformer", True), ("cpu", True)],
+)
 def test_configs_are_filled(name, tiny, tmp_path):
     """`spacy init fill-config` changes nothing (the tiny test configs included)."""
     from spacy.util import load_config
