@@ -92,19 +92,51 @@ def whitespace_words(texts: Sequence[str]) -> int:
 
 
 # --- peer environments (main process) ----------------------------------------
-def peer_python(peers_dir: Path, peer: str, install: bool) -> Path:
-    """The Python of the peer's own virtual environment, created if asked."""
+def installed_version(python: Path, package: str) -> Optional[str]:
+    """The version of `package` in the environment of `python`, or None."""
+    code = (
+        "import importlib.metadata as m, sys\n"
+        "try: print(m.version(sys.argv[1]))\n"
+        "except m.PackageNotFoundError: pass"
+    )
+    found = subprocess.run(
+        [str(python), "-c", code, package], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return found or None
+
+
+def peer_python(peers_dir: Path, peer: str, install: bool, spacy_pin: Optional[str]) -> Path:
+    """The Python of the peer's own virtual environment, created if asked.
+
+    With `spacy_pin` the peer runs on that spaCy release (by default the one
+    of this environment), so the comparison measures the tools and not two
+    builds of the library they share: spaCy's wheels differ several-fold in
+    the speed of the transition-based parser and NER (docs/speed.md).
+    """
     env = peers_dir / peer
     python = env / "bin" / "python"
-    if python.exists():
-        return python
-    if not install:
-        raise SystemExit(f"{peer} is not installed in {env}; run with --install-peers")
-    print(f"installing {peer} into {env} ...", file=sys.stderr)
-    subprocess.run([sys.executable, "-m", "venv", str(env)], check=True)
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", *PEER_REQUIREMENTS[peer]], check=True
-    )
+    pins = [f"spacy=={spacy_pin}"] if spacy_pin else []
+    if not python.exists():
+        if not install:
+            raise SystemExit(f"{peer} is not installed in {env}; run with --install-peers")
+        print(f"installing {peer} into {env} ...", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(env)], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", *PEER_REQUIREMENTS[peer], *pins],
+            check=True,
+        )
+    found = installed_version(python, "spacy")
+    if spacy_pin and found != spacy_pin:
+        if not install:
+            raise SystemExit(
+                f"{peer} in {env} runs spaCy {found}, not {spacy_pin}; run with "
+                "--install-peers to align it, or --peer-spacy any to measure it as it is"
+            )
+        print(f"installing spaCy {spacy_pin} into {env} ...", file=sys.stderr)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", *PEER_REQUIREMENTS[peer], *pins],
+            check=True,
+        )
     return python
 
 
@@ -351,6 +383,13 @@ def markdown(report: Dict[str, Any]) -> str:
         "Peak MiB: the worker's peak resident memory (VmHWM); with 2 processes also the"
         " largest child's, which counts the pages it shares with the parent.",
         "",
+    ]
+    if report.get("spacy_versions"):
+        versions = ", ".join(
+            f"{name} {version or '-'}" for name, version in report["spacy_versions"].items()
+        )
+        lines += [f"spaCy release per system: {versions}.", ""]
+    lines += [
         "| system | notes | processes | load s | words/s | words/CPU-s | tokens/s | peak MiB "
         "| status |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -415,6 +454,12 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--peers", action="store_true", help="measure Presidio and Philter too")
     parser.add_argument("--install-peers", action="store_true", help="create missing peer envs")
     parser.add_argument("--peers-dir", type=Path, default=Path(".venv-peers"))
+    parser.add_argument(
+        "--peer-spacy",
+        default="same",
+        help="spaCy release for the peers: 'same' (this environment's; default), "
+        "a version, or 'any' (whatever their environment has)",
+    )
     parser.add_argument("--no-components", action="store_true", help="skip the per-component pass")
     parser.add_argument(
         "--no-gc-freeze",
@@ -438,10 +483,13 @@ def main(argv: Optional[List[str]] = None) -> None:
         systems.append(
             (name, "pipeline", Path(sys.executable), {"model": path, "overrides": settings})
         )
+    our_spacy = installed_version(Path(sys.executable), "spacy")
+    spacy_pin = {"same": our_spacy, "any": None}.get(args.peer_spacy, args.peer_spacy)
     if args.peers or args.install_peers:
         for peer in (PRESIDIO, PHILTER):
-            python = peer_python(args.peers_dir.resolve(), peer, args.install_peers)
+            python = peer_python(args.peers_dir.resolve(), peer, args.install_peers, spacy_pin)
             systems.append((PEER_LABELS[peer], peer, python, {}))
+    spacy_versions = {name: installed_version(python, "spacy") for name, _, python, _ in systems}
     env = {**os.environ, "TOKENIZERS_PARALLELISM": "false"}
     report: Dict[str, Any] = {
         "passes": args.passes,
@@ -455,6 +503,7 @@ def main(argv: Optional[List[str]] = None) -> None:
             "python": platform.python_version(),
             "load_average_before": [round(x, 2) for x in os.getloadavg()],
         },
+        "spacy_versions": spacy_versions,
         "runs": [],
     }
     with tempfile.TemporaryDirectory(prefix="deid-speed-") as tmp:
