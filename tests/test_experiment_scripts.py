@@ -40,10 +40,15 @@ def test_feature_variants_build(name):
 
 
 @pytest.mark.parametrize(
-    "name,width,depth,scoring",
-    [("default", 128, 4, True), ("width-96", 96, 4, True), ("fast", 64, 2, False)],
+    "name,width,depth,pieces,scoring",
+    [
+        ("default", 128, 4, 3, True),
+        ("width-96", 96, 4, 3, True),
+        ("pieces-2", 128, 4, 2, True),
+        ("fast", 64, 2, 3, False),
+    ],
 )
-def test_speed_options_build(name, width, depth, scoring):
+def test_speed_options_build(name, width, depth, pieces, scoring):
     import speed_options
     from spacy.util import load_config
 
@@ -51,7 +56,10 @@ def test_speed_options_build(name, width, depth, scoring):
     speed_options.OPTIONS[name].edit(config)
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
     encode = config["components"]["tok2vec"]["model"]["encode"]
-    assert (encode["width"], encode["depth"]) == (width, depth)
+    assert (encode["width"], encode["depth"], encode["maxout_pieces"]) == (width, depth, pieces)
+    encoder = nlp.get_pipe("tok2vec").model.get_ref("encode")
+    maxouts = [layer for layer in encoder.walk() if layer.name == "maxout"]
+    assert len(maxouts) == depth and {m.get_dim("nP") for m in maxouts} == {pieces}
     assert ("deid_confidence" in nlp.pipe_names) == scoring
     assert ("deid_ner_scores" in nlp.pipe_names) == scoring
     assert {"ner", "deid_phi_rules", "deid_reconciler"} <= set(nlp.pipe_names)
