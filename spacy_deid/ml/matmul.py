@@ -1,0 +1,77 @@
+"""Matrix products through numpy's BLAS instead of Thinc's bundled blis.
+
+Thinc's `NumpyOps` computes every `gemm` with the `blis` package, on one
+thread. On the x86-64 machines we measured, numpy's OpenBLAS computes the
+same products about 2.8 times faster on one thread (and uses every core when
+the process has them), and the tok2vec's products are about half of the
+default pipeline's time (docs/speed.md, "Matrix products"). `NumpyOps` has a
+switch for exactly this (`use_blis=False`: its `gemm` falls back to numpy);
+this callback turns it on for every model of the pipeline.
+
+Put it in the config, so training and `spacy.load` use it alike:
+
+    [nlp.after_pipeline_creation]
+    @callbacks = "spacy-deid.NumpyMatmul.v1"
+
+Processes forked after it (`nlp.pipe(n_process=N)`) run numpy's BLAS on one
+thread each, so N workers do not start N x cores threads.
+"""
+import os
+from typing import Callable
+
+from spacy.language import Language
+from spacy.util import registry
+from thinc.api import NumpyOps, get_current_ops
+
+_fork_hook_registered = False
+
+
+def _one_blas_thread() -> None:
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
+
+
+def use_one_blas_thread_after_fork() -> None:
+    """Make every child forked from now on run numpy's BLAS on one thread (idempotent)."""
+    global _fork_hook_registered
+    if not _fork_hook_registered and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_one_blas_thread)
+        _fork_hook_registered = True
+
+
+def use_numpy_matmul(nlp: Language) -> int:
+    """Give every Thinc model of `nlp` a `NumpyOps(use_blis=False)`; the number of models changed.
+
+    Only models on plain CPU ops are changed: a pipeline on a GPU (`CupyOps`)
+    or on another CPU backend (Apple's, for instance) keeps its ops.
+    """
+    ops = NumpyOps(use_blis=False)
+    changed = 0
+    for _, component in nlp.components:
+        model = getattr(component, "model", None)
+        if model is None or not hasattr(model, "walk"):
+            continue
+        for node in model.walk():
+            if type(node.ops) is NumpyOps and node.ops.use_blis:
+                node.ops = ops
+                changed += 1
+    if changed:
+        use_one_blas_thread_after_fork()
+    return changed
+
+
+@registry.callbacks("spacy-deid.NumpyMatmul.v1")
+def create_numpy_matmul(enabled: bool = True) -> Callable[[Language], Language]:
+    """An `[nlp.after_pipeline_creation]` callback: numpy's BLAS for the pipeline's matrix products.
+
+    enabled: false leaves Thinc's blis in place (to compare, or where numpy's
+    BLAS is slower).
+    """
+
+    def after_pipeline_creation(nlp: Language) -> Language:
+        if enabled and type(get_current_ops()) is NumpyOps:
+            use_numpy_matmul(nlp)
+        return nlp
+
+    return after_pipeline_creation
