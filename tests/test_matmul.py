@@ -1,0 +1,91 @@
+"""spacy-deid.NumpyMatmul.v1: numpy's BLAS for the pipeline's matrix products."""
+import multiprocessing
+
+import numpy
+import pytest
+import spacy
+from spacy.util import load_model_from_config
+from thinc.api import NumpyOps
+
+from spacy_deid.ml.matmul import create_numpy_matmul, use_numpy_matmul
+from tiny_configs import tiny_config
+
+TEXT = "Seen by Dr. Hollis Brandt on 4/17/2094 at Larkspur Clinic in Dunmore."
+
+
+def model_ops(nlp):
+    return [
+        node.ops
+        for _, component in nlp.components
+        if hasattr(getattr(component, "model", None), "walk")
+        for node in component.model.walk()
+    ]
+
+
+def build(enabled=None):
+    config = tiny_config("cpu")
+    if enabled is None:
+        config["nlp"]["after_pipeline_creation"] = None
+    else:
+        config["nlp"]["after_pipeline_creation"]["enabled"] = enabled
+    nlp = load_model_from_config(config, auto_fill=True, validate=True)
+    nlp.initialize()
+    return nlp
+
+
+@pytest.mark.parametrize("enabled,use_blis", [(True, False), (False, True), (None, True)])
+def test_the_callback_sets_the_ops_of_every_model(enabled, use_blis):
+    ops = model_ops(build(enabled))
+    assert ops and all(type(o) is NumpyOps for o in ops)
+    assert {o.use_blis for o in ops} == {use_blis}
+
+
+def test_numpy_matmul_gives_the_same_vectors_as_blis():
+    nlp = build(None)
+    with_blis = nlp(TEXT).tensor.copy()
+    assert use_numpy_matmul(nlp) > 0
+    with_numpy = nlp(TEXT).tensor
+    assert with_blis.shape == with_numpy.shape and with_blis.size > 0
+    numpy.testing.assert_allclose(with_numpy, with_blis, rtol=1e-4, atol=1e-5)
+
+
+def test_other_backends_keep_their_ops():
+    class OtherOps(NumpyOps):
+        name = "other-cpu-backend"
+
+    nlp = build(None)
+    other = OtherOps()
+    for _, component in nlp.components:
+        if hasattr(getattr(component, "model", None), "walk"):
+            for node in component.model.walk():
+                node.ops = other
+    assert use_numpy_matmul(nlp) == 0
+    assert all(o is other for o in model_ops(nlp))
+
+
+def test_the_setting_survives_to_disk_and_spacy_load(tmp_path):
+    nlp = build(True)
+    nlp.to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    assert loaded.config["nlp"]["after_pipeline_creation"]["@callbacks"] == "spacy-deid.NumpyMatmul.v1"
+    assert {o.use_blis for o in model_ops(loaded)} == {False}
+    assert [(e.start_char, e.label_) for e in loaded(TEXT).ents] == [
+        (e.start_char, e.label_) for e in nlp(TEXT).ents
+    ]
+
+
+def _blas_threads(queue):
+    from threadpoolctl import threadpool_info
+
+    queue.put(sorted({pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}))
+
+
+def test_forked_workers_run_one_blas_thread():
+    create_numpy_matmul()(build(None))  # registers the fork hook
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_blas_threads, args=(queue,))
+    child.start()
+    threads = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert threads == [1]
