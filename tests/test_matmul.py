@@ -7,7 +7,7 @@ import spacy
 from spacy.util import load_model_from_config
 from thinc.api import NumpyOps
 
-from spacy_deid.ml.matmul import create_numpy_matmul, use_numpy_matmul
+from spacy_deid.ml.matmul import create_numpy_matmul, use_blis_matmul, use_numpy_matmul
 from tiny_configs import tiny_config
 
 TEXT = "Seen by Dr. Hollis Brandt on 4/17/2094 at Larkspur Clinic in Dunmore."
@@ -22,22 +22,32 @@ def model_ops(nlp):
     ]
 
 
-def build(enabled=None):
+def build(enabled=None, initialize=True):
     config = tiny_config("cpu")
     if enabled is None:
         config["nlp"]["after_pipeline_creation"] = None
     else:
         config["nlp"]["after_pipeline_creation"]["enabled"] = enabled
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
-    nlp.initialize()
+    if initialize:
+        nlp.initialize()
     return nlp
 
 
 @pytest.mark.parametrize("enabled,use_blis", [(True, False), (False, True), (None, True)])
 def test_the_callback_sets_the_ops_of_every_model(enabled, use_blis):
-    ops = model_ops(build(enabled))
+    ops = model_ops(build(enabled, initialize=False))
     assert ops and all(type(o) is NumpyOps for o in ops)
     assert {o.use_blis for o in ops} == {use_blis}
+
+
+def test_training_initializes_with_blis():
+    """[initialize.before_init] puts blis back: trainings stay those the models were measured with."""
+    nlp = build(True, initialize=False)
+    assert {o.use_blis for o in model_ops(nlp)} == {False}
+    nlp.initialize()
+    assert {o.use_blis for o in model_ops(nlp)} == {True}
+    assert use_blis_matmul(nlp) == 0
 
 
 def test_numpy_matmul_gives_the_same_vectors_as_blis():
@@ -64,7 +74,7 @@ def test_other_backends_keep_their_ops():
 
 
 def test_the_setting_survives_to_disk_and_spacy_load(tmp_path):
-    nlp = build(True)
+    nlp = build(True)  # initialized, so on blis, as after training
     nlp.to_disk(tmp_path / "pipeline")
     loaded = spacy.load(tmp_path / "pipeline")
     assert loaded.config["nlp"]["after_pipeline_creation"]["@callbacks"] == "spacy-deid.NumpyMatmul.v1"
