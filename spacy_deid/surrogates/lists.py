@@ -54,6 +54,19 @@ def grouped(name: str) -> Dict[str, Tuple[str, ...]]:
     return {kind: tuple(values) for kind, values in groups.items()}
 
 
+@lru_cache(maxsize=None)
+def occupation_words() -> Tuple[Tuple[str, str, int], ...]:
+    """(word, plural, number of titles it heads) rows of `occupation_words.tsv`:
+    one-word occupations ("nurse", "nurses"), see scripts/build_value_lists.py."""
+    rows = []
+    for line in _lines("occupation_words.tsv"):
+        parts = line.split("\t")
+        if len(parts) != 3 or not parts[2].isdigit():
+            raise ValueError(f"{DATA_DIR / 'occupation_words.tsv'}: expected word<TAB>plural<TAB>count rows")
+        rows.append((parts[0], parts[1], int(parts[2])))
+    return tuple(rows)
+
+
 # Lists of values (as opposed to patterns with {slots}): the name-held-out
 # split gives each half of every one of them to one side (see `half`).
 VALUE_LISTS = frozenset({
