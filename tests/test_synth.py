@@ -348,10 +348,43 @@ def test_user_id_brackets_stay_outside():
     assert segments[-1].label is None and segments[-1].text in "])>"
 
 
-@pytest.mark.parametrize("kind", ["abbr", "lab", "dur", "score"])
+@pytest.mark.parametrize("kind", ["abbr", "lab", "dur", "score", "time"])
 def test_clinical_traps_are_plain_text(kind):
     for seed in range(20):
         assert not _phi(SLOTS["trap"](_context(seed), kind))
+
+
+@pytest.mark.parametrize(
+    "kind,pattern",
+    [
+        # a scale and a number in its range, in the forms notes use ("AUDIT 10", "AQ: 38")
+        ("score", r"\S+(:| score( of)?| total| =)? \d+(/\d+| \(\d+ max\))?"),
+        # a clock time ("3 am", "11:30 PM", "0300")
+        ("time", r"\d{1,2}( ?([ap]m|[AP]M|[ap]\.m\.)|:\d\d( ([ap]m|[AP]M|[ap]\.m\.))?)|\d{4}"),
+    ],
+)
+def test_score_and_time_traps_have_their_shape(kind, pattern):
+    values = {"".join(seg.text for seg in SLOTS["trap"](_context(seed), kind)) for seed in range(60)}
+    assert len(values) > 30  # composed, not a short list
+    for value in values:
+        assert re.fullmatch(pattern, value), value
+
+
+def test_scores_stay_within_their_scale():
+    for seed in range(200):
+        value = "".join(seg.text for seg in SLOTS["trap"](_context(seed), "score"))
+        match = re.fullmatch(r"(\S+?):? .*?(\d+)(?:/(\d+)| \((\d+) max\))?", value)
+        scale = dict(slot_module.SCALES).get(match.group(1))
+        if scale is not None:
+            assert int(match.group(2)) <= scale, value
+
+
+def test_plural_professions_are_labelled_plurals():
+    plurals = {plural for _, plural, _ in vocab.occupation_words()}
+    for seed in range(40):
+        [(label, value)] = _phi(SLOTS["prof"](_context(seed), "plural"))
+        assert label == labels.PROFESSION
+        assert value.split()[-1] in plurals, value
 
 
 def test_composed_surnames_from_the_lists():

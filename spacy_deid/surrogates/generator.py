@@ -82,6 +82,11 @@ def _one_word_occupations() -> Tuple[str, ...]:
     return tuple(word for word, _, _ in lists.occupation_words() if word in bls_heads)
 
 
+@lru_cache(maxsize=1)
+def _occupation_plurals() -> Dict[str, str]:
+    return {word: plural for word, plural, _ in lists.occupation_words()}
+
+
 class SurrogateGenerator:
     """Random fictional values for each of the 30 PHI subtypes."""
 
@@ -341,6 +346,16 @@ class SurrogateGenerator:
         if self.chance(ONE_WORD_OCCUPATION_SHARE):
             return self.choice(self._one_word_occupations())
         return self.choice(self._words("job_titles.txt"))
+
+    def plural_profession(self) -> str:
+        """Occupations of several people: a BLS title or a one-word occupation with
+        its head noun in the plural ("registered nurses", "teachers")."""
+        plurals = _occupation_plurals()
+        if self.chance(0.5):
+            words = self.choice(self._words("professions.txt")).split()
+            if words[-1] in plurals:
+                return " ".join(words[:-1] + [plurals[words[-1]]])
+        return plurals[self.choice(self._one_word_occupations())]
 
     def _one_word_occupations(self) -> Tuple[str, ...]:
         words = _one_word_occupations()

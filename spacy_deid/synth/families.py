@@ -76,8 +76,9 @@ FAMILIES: Dict[str, Family] = {
         (labels.PATIENT, labels.DOCTOR), 0.35,
         ("hpi", "collateral", "family", "plan", "interval")),
     "clinical_trap": Family(
-        'clinical abbreviations (OSA, CHF, MI, "Ca"), durations ("in 2 wks") and score '
-        "fractions next to names", (TRAP,), 0.45,
+        'clinical abbreviations (OSA, CHF, MI, "Ca"), durations ("in 2 wks"), rating-scale '
+        'scores ("AUDIT 10", "MoCA 24/30") and clock times ("at 3 am") next to names and ages',
+        (TRAP,), 0.45,
         ("hpi", "medical", "plan", "formulation", "interval", "letter_body")),
     "composed_surname": Family(
         "hyphenated and double-barrelled surnames, particles (van, de, al-, O') for every "

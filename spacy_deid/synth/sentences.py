@@ -162,6 +162,8 @@ _SOURCES: Dict[str, Tuple[str, ...]] = {
         "{his:His} {rel:family}, a {rel_age}-year-old {rel_prof}, [was diagnosed with|has] [bipolar disorder|depression|OCD] [and takes lithium|and is stable on medication|but refuses treatment].",
         "{his:His} {rel:father} [worked as a|was a] {rel_prof} and {his} {rel:mother} [was a|worked as a] {rel_prof}.",
         "[{his} {rel:family}|{his:His} {rel:family}] [is a|works as a] {rel_prof} in {rel_city} and [has depression|has no psychiatric history|drinks heavily].",
+        "[{his:His} parents|Both parents|{his:His} older siblings] are [both |retired |]{prof:plural}[ in {city}|]; [no psychiatric history|father with {dx}|mother with {dx}].",
+        "{his:His} {rel:family} ({age:sib}, {prof:new}) [lives nearby|lives in {city}|is supportive]; [no psychiatric history|has {dx}].",
     ),
     "social": (
         "{he:He} was born in {city_state:birth} and raised [by {his} {rel:mother}|by both parents|by {his} grandparents|in foster care] [in {city}|].",
@@ -536,6 +538,10 @@ _SOURCES: Dict[str, Tuple[str, ...]] = {
         "[Seen by|Per] {dr:new} for {trap:abbr}[, CPAP recommended|]; [sleep study|echo] {trap:dur}.",
         "{trap:lab} [on {date:recent}|today]; [{dr:pcp} aware|will repeat {trap:dur}].",
         "[{his} {rel}|{his:His} {rel}] {rel_name} has {trap:abbr} and {trap:abbr}; {he} [visits|calls] {trap:dur}.",
+        "{pt} [wakes|woke|has been waking] at {trap:time}[ most nights|] and [falls asleep|is asleep|goes to bed] [around|after] {trap:time}.",
+        "[Found|Seen|Called] by {his} {rel} at {trap:time}[ on {date:recent}|]; {trap:score} on [arrival|intake].",
+        "[Measures|Scales|Screening]: {trap:score}, {trap:score}[, {trap:score}|][; {age:yo} at onset|].",
+        "{pt}, {age:yo}, [scored|screened at] {trap:score} [and|;] {trap:score}[ per {dr:ther}|].",
     ),
     # --- other note types (layouts 012-021) -------------------------------------------------------
     "letter_body": (

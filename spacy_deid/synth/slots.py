@@ -353,7 +353,10 @@ def _profession(ctx: NoteContext, value: str) -> List[Seg]:
 
 @slot("prof")
 def prof(ctx, arg):
-    """`{prof}` the patient's job, `{prof:new}` any job (of someone non-clinical)."""
+    """`{prof}` the patient's job, `{prof:new}` any job (of someone non-clinical),
+    `{prof:plural}` jobs of several people ("teachers", "registered nurses")."""
+    if arg == "plural":
+        return _profession(ctx, ctx.gen.plural_profession())
     return _profession(ctx, ctx.patient.profession if arg != "new" else ctx.gen.profession())
 
 
@@ -916,14 +919,47 @@ DURATIONS_SHORT = ("in 2 wks", "in 4 wks", "x 3 wks", "q2wks", "in 6 mos", "x2d"
 SCORE_TRAPS = ("PHQ-9 14/27", "PHQ-9: 19/27", "GAD-7 12/21", "GAD-7: 6/21", "MoCA 24/30",
                "MMSE 27/30", "C-SSRS 2/6", "AUDIT-C 7/12", "CIWA 8", "COWS 11", "YMRS 22/60",
                "PCL-5 48/80", "EPDS 15/30", "SLUMS 21/30", "BPRS 42/126")
+# Rating scales and tests as notes write them, with the top of their range: a
+# number after one is a score, never an age or a room ("AUDIT 10", "AQ: 38").
+SCALES = (("PHQ-9", 27), ("PHQ-2", 6), ("GAD-7", 21), ("AUDIT", 40), ("AUDIT-C", 12),
+          ("DAST-10", 10), ("BPRS", 126), ("PANSS", 210), ("MADRS", 60), ("HAM-D", 52),
+          ("HAM-A", 56), ("YMRS", 60), ("Y-BOCS", 40), ("PCL-5", 80), ("CAPS-5", 80),
+          ("MoCA", 30), ("MMSE", 30), ("SLUMS", 30), ("CIWA-Ar", 67), ("CIWA", 67), ("COWS", 48),
+          ("ISI", 28), ("ESS", 24), ("PSQI", 21), ("QIDS-SR", 27), ("EPDS", 30), ("ASRS", 72),
+          ("MDQ", 13), ("AQ", 50), ("RAADS-R", 240), ("SRS-2", 195), ("AIMS", 40), ("BARS", 5),
+          ("CGI-S", 7), ("GAF", 100), ("WHODAS", 48), ("BDI-II", 63), ("BAI", 63), ("PDSS", 28),
+          ("FSIQ", 160), ("VCI", 160), ("PSI", 160), ("C-SSRS", 6), ("Mini-Cog", 5))
+SCORE_FORMS = ("{s} {n}", "{s}: {n}", "{s} {n}/{top}", "{s} score {n}", "{s} score of {n}",
+               "{s} total {n}", "{s} = {n}", "{s} {n} ({top} max)")
+
+
+def _score_trap(gen) -> str:
+    """A rating-scale score: one of the written-out examples, or any scale in any
+    of the forms notes use, with a value in its range."""
+    if gen.chance(0.3):
+        return gen.choice(SCORE_TRAPS)
+    scale, top = gen.choice(SCALES)
+    return gen.choice(SCORE_FORMS).format(s=scale, n=gen.rng.randint(0, top), top=top)
+
+
+def _time_trap(gen) -> str:
+    """A clock time ("3 am", "11:30 PM", "0300"): a number that is no age."""
+    hour, minute = gen.rng.randint(1, 12), gen.choice(("00", "15", "30", "45"))
+    meridiem = gen.choice(("am", "pm", "AM", "PM", "a.m.", "p.m."))
+    forms = (f"{hour} {meridiem}", f"{hour}{meridiem}", f"{hour}:{minute} {meridiem}",
+             f"{hour}:{minute}", f"{gen.rng.randint(0, 23):02d}{minute}")
+    return gen.choice(forms)
 
 
 @slot("trap")
 def trap(ctx, arg):
-    """`{trap:abbr}`, `{trap:lab}`, `{trap:dur}`, `{trap:score}`: never annotated."""
+    """`{trap:abbr}`, `{trap:lab}`, `{trap:dur}`, `{trap:score}`, `{trap:time}`: never annotated."""
     _count(ctx, "clinical_trap")
-    values = {"abbr": CLINICAL_ABBREVIATIONS, "lab": LAB_TRAPS, "dur": DURATIONS_SHORT,
-              "score": SCORE_TRAPS}[arg]
+    if arg == "score":
+        return plain(_score_trap(ctx.gen))
+    if arg == "time":
+        return plain(_time_trap(ctx.gen))
+    values = {"abbr": CLINICAL_ABBREVIATIONS, "lab": LAB_TRAPS, "dur": DURATIONS_SHORT}[arg]
     return plain(ctx.gen.choice(values))
 
 
