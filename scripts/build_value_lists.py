@@ -31,6 +31,7 @@ import sqlite3
 import sys
 import tempfile
 import unicodedata
+from functools import lru_cache
 from importlib import import_module, metadata, util
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Sequence, Tuple
@@ -148,6 +149,7 @@ def world_places() -> Tuple[List[Tuple[str, str]], List[str]]:
     return rows, names
 
 
+@lru_cache(maxsize=None)  # occupation_words() reads it again
 def bls_occupations() -> List[str]:
     """Detailed BLS occupation titles, singular and lower case, in BLS code order."""
     import inflect
@@ -179,6 +181,7 @@ def bls_occupations() -> List[str]:
     return titles
 
 
+@lru_cache(maxsize=None)  # occupation_words() reads it again
 def job_titles() -> List[str]:
     """Job titles as written in running text (lower case), sorted."""
     package = _package_folder("find_job_titles")

@@ -74,7 +74,7 @@ ONE_WORD_OCCUPATION_SHARE = 0.3
 
 
 @lru_cache(maxsize=1)
-def _one_word_occupations() -> Tuple[str, ...]:
+def _bls_one_word_occupations() -> Tuple[str, ...]:
     """The one-word occupations that head a BLS title ("nurse", "teacher"): the
     occupation words of the larger job-title list include roles that are no
     occupation in a note ("patient", "volunteer")."""
@@ -358,7 +358,7 @@ class SurrogateGenerator:
         return plurals[self.choice(self._one_word_occupations())]
 
     def _one_word_occupations(self) -> Tuple[str, ...]:
-        words = _one_word_occupations()
+        words = _bls_one_word_occupations()
         return (lists.halved(words, self.values) or words) if self.values else words
 
     # --- dates and ages ---------------------------------------------------------
