@@ -344,3 +344,51 @@ def test_check_alignment_cli_prints_counts_not_text(tmp_path):
     assert result.exit_code == 0, result.output
     assert "winter" not in result.output
     assert "1-01.xml" in result.output and "100.00%" in result.output and "0.00%" in result.output
+
+
+# --- the cut guard: a speed-up that must change no cut ------------------------------
+def _cuts_without_guard(text):
+    """The glue rules' cut positions scanned rule by rule, without the guard."""
+    import re
+
+    from spacy_deid.tokenizer import CASE_RULES, DIGIT_RULES, PUNCT_RULES
+
+    rules = {**CASE_RULES, **DIGIT_RULES, **PUNCT_RULES}
+    return {m.start() for rule in rules.values() for m in re.finditer(rule, text)}
+
+
+def _cuts_with_guard(text):
+    tokenizer = _shared_nlp().tokenizer
+    return {m.start() for m in tokenizer._rules.finditer(text)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mondays and SATURDAYS",  # the "s" rule between lower-case letters
+        "twentyyo male",  # the "yo" rule between lower-case letters
+        "rangeImpression winterHx 39Sex HU2096 2073Age:29",
+        "MRN:8810245DOB:02/27/2073 Fax:(914) drug(s) surgeon,.Denies",
+        "JMH.Does 2003.She model.53 Jude W.. 12G00123,12N01234 1,000",
+        "a b\tc\nd  e; f|g [h] #5 MRN#1234 #:AB",
+    ],
+)
+def test_cut_guard_changes_no_cut(text):
+    assert _cuts_with_guard(text) == _cuts_without_guard(text)
+
+
+def test_cut_guard_changes_no_cut_on_notes():
+    from spacy_deid.corpus.i2b2_2014 import read_i2b2_2014
+    from spacy_deid.dev_notes import dev_note_files
+    from spacy_deid.synth import generate_notes
+
+    texts = [read_i2b2_2014(path).text for path in dev_note_files()]
+    texts += [note.text for note in generate_notes(20, seed=5)]
+    for text in texts:
+        assert _cuts_with_guard(text) == _cuts_without_guard(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ALPHABET | st.sampled_from(["yo", "days", "DAYS", "ty", "teen"]), max_size=40).map("".join))
+def test_cut_guard_changes_no_cut_glue_alphabet(text):
+    assert _cuts_with_guard(text) == _cuts_without_guard(text)

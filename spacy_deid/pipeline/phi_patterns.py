@@ -25,6 +25,7 @@ from spacy.util import registry
 
 from .. import labels
 from ..data_files import DATA_DIR, read_jsonl
+from .regex_first_chars import scan_guard
 from .regex_fragments import FragmentError, expand
 
 PATTERN_FILES_GLOB = "phi_patterns_*.jsonl"
@@ -80,7 +81,9 @@ def compile_pattern(pattern: PatternDict, order: int) -> Tuple[PatternDict, Comp
         raise PatternError(f"pattern {pattern_id!r}: 'attributes' must be a list of names")
     try:
         expanded = expand(template)
-        compiled = regex.compile(expanded)
+        # The saved pattern stays as written; the compiled one may carry a
+        # first-character lookahead that only makes the scan faster.
+        compiled = regex.compile((scan_guard(expanded) or "") + expanded)
     except FragmentError as err:
         raise PatternError(f"pattern {pattern_id!r}: {err}") from None
     except regex.error as err:
