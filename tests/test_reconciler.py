@@ -736,3 +736,36 @@ def test_scorer_reports_entity_prf():
     pred = run(nlp, build(nlp, "Fax: 617-555-0100", ner=[("617-555-0100", labels.PHONE)]))
     scores = nlp.get_pipe("deid_reconciler").score([Example(pred, gold)])
     assert scores["ents_f"] == 1.0
+
+
+# --- note-level helpers counted without Token objects -------------------------------
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Patient John Smith seen today with his Mother in Boston.", True),
+        ("patient john smith seen today with his mother in boston.", False),  # all lower case
+        ("PATIENT JOHN SMITH SEEN TODAY WITH HIS MOTHER IN BOSTON.", False),  # all capitals
+        ("Pt Seen Today With Mother", False),  # every word capitalised
+        ("12 34 / - .", False),  # no words
+        ("", False),
+    ],
+)
+def test_mixed_case(text, expected):
+    from spacy_deid.pipeline.reconcile_steps import mixed_case
+
+    assert mixed_case(spacy.blank("en")(text)) is expected
+
+
+def test_mixed_case_counts_repeated_words_each_time():
+    from spacy_deid.pipeline.reconcile_steps import mixed_case
+
+    # one capitalised word against a lower-case word repeated: the share is per token
+    assert mixed_case(spacy.blank("en")("Smith " + "seen " * 2)) is True
+    assert mixed_case(spacy.blank("en")("Smith " + "seen " * 40)) is False
+
+
+def test_lower_forms_match_token_lower():
+    from spacy_deid.pipeline.reconcile_steps import _lower_forms
+
+    doc = spacy.blank("en")("Smith met SMITH and smith; Ärzte ÄRZTE")
+    assert _lower_forms(doc) == [t.lower_ for t in doc]

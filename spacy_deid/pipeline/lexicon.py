@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+import numpy
 import srsly
 from spacy.language import Language
 from spacy.attrs import LOWER
@@ -183,27 +184,35 @@ class LexiconTagger(Pipe):
     def __call__(self, doc: Doc) -> Doc:
         if not self.is_loaded:
             warn_no_data(self.name, "lexicons", "marks no token")
+        # Looked up once per distinct lower-case form (a note repeats most of
+        # its words), then spread over the tokens.
         strings = doc.vocab.strings
-        lowers = [strings[key] for key in doc.to_array(LOWER).tolist()] if len(doc) else []
-        # token index -> categories, only for tokens in some lexicon phrase
-        categories: Dict[int, set] = {}
+        keys, token_form = numpy.unique(doc.to_array(LOWER), return_inverse=True)
+        forms = [strings[key] for key in keys.tolist()]
+        token_form = token_form.reshape(-1).tolist()
         single, multi = self._single, self._multi
-        for i, lower in enumerate(lowers):
-            found = single.get(lower)
-            if found:
-                categories.setdefault(i, set()).update(found)
-            for tokens, category in multi.get(lower, ()):
+        form_tags = ["|".join(single[form]) if form in single else None for form in forms]
+        tags: List[Optional[str]] = [form_tags[f] for f in token_form]
+        # Phrases of several tokens: token index -> categories of all phrases there
+        starts_phrase = [form in multi for form in forms]
+        categories: Dict[int, set] = {}
+        lowers = None
+        for i, f in enumerate(token_form):
+            if not starts_phrase[f]:
+                continue
+            if lowers is None:
+                lowers = [forms[g] for g in token_form]
+            for tokens, category in multi[forms[f]]:
                 end = i + len(tokens)
                 if tuple(lowers[i:end]) == tokens:
                     for j in range(i, end):
                         categories.setdefault(j, set()).add(category)
-        tags: List[Optional[str]] = [None] * len(lowers)
         for i, cats in categories.items():
-            tags[i] = "|".join(sorted(cats))
-        zipfs = [self._frequencies.get(lower) for lower in lowers]
+            tags[i] = "|".join(sorted(cats.union(single.get(forms[token_form[i]], ()))))
+        form_zipfs = [self._frequencies.get(form) for form in forms]
+        frequency_texts = ["" if zipf is None else str(zipf) for zipf in form_zipfs]
         set_token_feature_values(doc, "lexicon", tags)
-        frequencies = ["" if zipf is None else str(zipf) for zipf in zipfs]
-        set_token_feature_values(doc, "word_frequency", frequencies)
+        set_token_feature_values(doc, "word_frequency", [frequency_texts[f] for f in token_form])
         return doc
 
     # --- serialization -------------------------------------------------------------

@@ -9,6 +9,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+import numpy
+from spacy.attrs import LOWER, ORTH
 from spacy.tokens import Doc, Token
 
 from .. import labels
@@ -174,11 +176,18 @@ def has_lexicon_tag(doc: Doc, mention: Mention, tags: frozenset) -> bool:
 def mixed_case(doc: Doc) -> bool:
     """Whether the note is written in mixed case: both some capitalised and
     some lower-case words (a note typed all in one case has neither)."""
-    words = [t.text for t in doc if t.is_alpha and len(t) > 1]
+    # Counted over the distinct word forms (a note repeats most of its words),
+    # without making a Token object per token.
+    orths, counts = numpy.unique(doc.to_array(ORTH), return_counts=True)
+    words = upper = 0
+    for orth, count in zip(orths.tolist(), counts.tolist()):
+        text = doc.vocab.strings[orth]
+        if text.isalpha() and len(text) > 1:
+            words += count
+            upper += count if text[0].isupper() else 0
     if not words:
         return False
-    upper = sum(w[0].isupper() for w in words)
-    return MIXED_CASE_SHARE <= upper / len(words) <= 1 - MIXED_CASE_SHARE
+    return MIXED_CASE_SHARE <= upper / words <= 1 - MIXED_CASE_SHARE
 
 
 def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: List[Set[str]]) -> bool:
@@ -373,9 +382,11 @@ def propagate_mentions(
         for i in range(m.start, m.end):
             occupied[i] = True
     new: List[Mention] = []
+    lowers = _lower_forms(doc)
     i = 0
     while i < len(doc):
-        length = _match_at(doc, i, by_first, trusted, occupied) if not occupied[i] else 0
+        starts_a_key = not occupied[i] and lowers[i] in by_first
+        length = _match_at(doc, i, by_first, trusted, occupied) if starts_a_key else 0
         if not length:
             i += 1
             continue
@@ -442,6 +453,12 @@ def _inside_longer_name(doc: Doc, start: int, end: int, rules: RuleSet) -> bool:
     if start >= 1 and _joined(doc, start - 1) == "" and doc[start - 1].text == "-":
         return True
     return end < len(doc) and _joined(doc, end - 1) == " " and _name_word(doc[end], rules)
+
+
+def _lower_forms(doc: Doc) -> List[str]:
+    """Each token's lower-case form (`token.lower_`), without a Token object per token."""
+    strings = doc.vocab.strings
+    return [strings[lower] for lower in doc.to_array(LOWER).tolist()]
 
 
 def _match_at(doc, i, by_first, trusted, occupied) -> int:
