@@ -392,3 +392,59 @@ def test_cut_guard_changes_no_cut_on_notes():
 @given(st.lists(_ALPHABET | st.sampled_from(["yo", "days", "DAYS", "ty", "teen"]), max_size=40).map("".join))
 def test_cut_guard_changes_no_cut_glue_alphabet(text):
     assert _cuts_with_guard(text) == _cuts_without_guard(text)
+
+
+# --- the base tokenizer, line by line: the same tokens as one call --------------------
+def _base_rows(doc):
+    return [(t.idx, t.text, t.whitespace_, t.norm_, t.is_space) for t in doc]
+
+
+def _joined_base_rows(tokenizer, text):
+    from spacy_deid.tokenizer import _BaseTokens, _line_offsets
+
+    base = _BaseTokens.concat(
+        [(_BaseTokens.of(tokenizer.base(text[start:end])), start) for start, end in _line_offsets(text)]
+    )
+    strings = tokenizer.vocab.strings
+    return [
+        (start, text[start:end], " " if space else "", strings[norm], bool(is_space))
+        for start, end, space, is_space, norm in zip(base.starts, base.ends, base.spaces, base.is_space, base.norms)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "one line, no break",
+        "Dr. Smith can't come.\nShe won't either.\n\nPlan: f/u in 2 wks",
+        "\nleading break\n",
+        "trailing spaces  \n  indented line\n\tTabbed\r\nWindows line",
+        "a \nb\n c\n\n\nd",
+    ],
+)
+def test_line_by_line_base_tokens_equal_one_call(nlp, text):
+    tokenizer = nlp.tokenizer
+    assert _joined_base_rows(tokenizer, text) == _base_rows(tokenizer.base(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ALPHABET | st.sampled_from(["\n", "\n\n", " \n", "Dr.", "can't", "n't", ":)"]), max_size=40).map("".join))
+def test_line_by_line_base_tokens_equal_one_call_any_text(text):
+    tokenizer = _shared_nlp().tokenizer
+    assert _joined_base_rows(tokenizer, text) == _base_rows(tokenizer.base(text))
+
+
+def test_line_by_line_base_tokens_equal_one_call_on_notes():
+    from spacy_deid.corpus.i2b2_2014 import read_i2b2_2014
+    from spacy_deid.dev_notes import dev_note_files
+
+    tokenizer = _shared_nlp().tokenizer
+    for path in dev_note_files():
+        text = read_i2b2_2014(path).text
+        assert _joined_base_rows(tokenizer, text) == _base_rows(tokenizer.base(text))
+
+
+def test_a_one_line_note_without_cuts_keeps_the_base_doc(nlp):
+    doc = nlp.make_doc("She can't sleep.")
+    assert doc[2].norm_ == "not" and [t.text for t in doc] == ["She", "ca", "n't", "sleep", "."]
