@@ -166,3 +166,33 @@ def test_word_lists_find_the_same_as_the_longest_first_list(note_texts, after):
         listed = regex.compile(_longest_first(words) + after)
         for text in note_texts:
             assert [m.span() for m in tree.finditer(text)] == [m.span() for m in listed.finditer(text)], name
+
+
+# The two hand-written word lists that became prefix trees, as they were written.
+_NUMBER_WORD_AS_LIST = (
+    "(?i:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    "(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
+    "|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+    "|one|two|three|four|five|six|seven|eight|nine)(?![a-z])"
+)
+_DATE_CUE_AS_LIST = (
+    r"(?i:in|on|since|from|until|till|til|by|during|through|thru|to|of|early|late|mid|"
+    r"last|next|this|that|around|about|before|after|starting|started|beginning|began|"
+    r"begins|every|each|throughout|over|circa|dated|as\s+of)"
+)
+
+
+@pytest.mark.parametrize(
+    "fragment,as_list,after",
+    [
+        ("NUMBER_WORD", _NUMBER_WORD_AS_LIST, ""),
+        ("NUMBER_WORD", _NUMBER_WORD_AS_LIST, r"\s*(?:years?|yo)"),
+        ("DATE_CUE", _DATE_CUE_AS_LIST, r"\s+"),  # every use is followed by whitespace
+    ],
+)
+def test_hand_written_lists_as_trees_find_the_same(note_texts, fragment, as_list, after):
+    tree = regex.compile(r"(?<![A-Za-z])" + expand("{" + fragment + "}") + after)
+    listed = regex.compile(r"(?<![A-Za-z])" + as_list + after)
+    texts = note_texts + ["Twenty-one years, SIXTEEN yo, seventy seven, throughout June, thru May, as  of 3/4, till 5"]
+    for text in texts:
+        assert [m.span() for m in tree.finditer(text)] == [m.span() for m in listed.finditer(text)]

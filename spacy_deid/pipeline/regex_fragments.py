@@ -160,10 +160,13 @@ def _state_abbrs(exclude: Iterable[str] = ()) -> str:
 
 def _number_word() -> str:
     """Number words 1-99 as ages are written ("eighty-one", "Twenty two")."""
-    units = "|".join(NUMBER_WORDS_UNITS)
-    tens = "|".join(NUMBER_WORDS_TENS)
-    teens = "|".join(NUMBER_WORDS_TEENS)
-    return f"(?i:(?:{tens})(?:[- ](?:{units}))?|{teens}|{units})(?![a-z])"
+    # Prefix trees of lower-case words under (?i): sibling branches start with
+    # different letters in either case. Teens and units share one tree: the
+    # closing (?![a-z]) lets at most one of "six"/"sixteen" match anywhere.
+    units = _alternation(NUMBER_WORDS_UNITS)
+    tens = _alternation(NUMBER_WORDS_TENS)
+    teens_or_units = _alternation(NUMBER_WORDS_TEENS + NUMBER_WORDS_UNITS)
+    return f"(?i:{tens}(?:[- ]{units})?|{teens_or_units})(?![a-z])"
 
 
 # --- the fragments -------------------------------------------------------------
@@ -206,11 +209,15 @@ _FRAGMENTS: Dict[str, str] = {
     "SEASON": r"(?i:spring|summer|winter|autumn)(?![a-z])",
     "SEASON_ANY": r"(?i:spring|summer|winter|autumn|fall)(?![a-z])",
     # Words before a month, weekday-less date or season that make it a point in time.
-    "DATE_CUE": (
-        r"(?i:in|on|since|from|until|till|til|by|during|through|thru|to|of|early|late|mid|"
-        r"last|next|this|that|around|about|before|after|starting|started|beginning|began|"
-        r"begins|every|each|throughout|over|circa|dated|as\s+of)"
-    ),
+    # (as a prefix tree: every use is followed by whitespace, so only a whole
+    # word can match and the order of preference among the words is moot)
+    "DATE_CUE": "(?i:"
+    + _alternation(
+        "in on since from until till til by during through thru to of early late mid last next "
+        "this that around about before after starting started beginning began begins every "
+        "each throughout over circa dated".split()
+    )
+    + r"|as\s+of)",
     # Hedges between a cue and the date ("since about March", "around ~May").
     "DATE_HEDGE": r"(?:(?i:about|around|approximately|approx\.?|roughly|~|mid-?)\s*)",
     # Words after a number that make it a quantity, not a year.
