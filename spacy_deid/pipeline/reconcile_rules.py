@@ -141,7 +141,12 @@ class RuleSet:
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ReconcilerRuleError(f"{source}: duplicate rule ids {dupes}")
+        # Compiled here, not at first use: each worker process forked by
+        # nlp.pipe(n_process=N) then finds them compiled in the parent's memory.
         self._cue_cache: Dict[Tuple[str, ...], Optional[Pattern[str]]] = {}
+        for rule in self.rules:
+            self.cue_regex(rule.cues)
+            self.cue_regex(rule.unless)
 
     @classmethod
     def from_data(cls, data: Dict[str, Any], source: str = "<rules>") -> "RuleSet":
