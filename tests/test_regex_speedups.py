@@ -60,6 +60,9 @@ def test_first_char_guard_admits_exactly_the_first_characters(pattern, admitted,
         r"(?i)abc",  # global flags must stay first
         r"\p{Lu}x",  # syntax only `regex` reads
         r"(?a:\w)x",  # a scoped flag that changes classes
+        r"[[:alpha:]]+x",  # a POSIX class: re would read "[[:alph]" and a "]"
+        r"(?:word){e<=1}",  # fuzzy matching may start with another character
+        r"(?V1)[a-z]x",  # version flags
     ],
 )
 def test_no_guard_where_the_first_characters_are_unknown(pattern):

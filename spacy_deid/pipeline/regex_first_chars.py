@@ -1,10 +1,10 @@
 """A first-character guard for a regex: `(?=[...])`, the characters a match can start with.
 
 The `regex` package tries a pattern at every position of the text and, for
-patterns that open with lookbehinds, optional prefixes or long alternations,
-does not skip ahead to the characters a match can start with. A lookahead on
-that first character, placed in front of the pattern, lets it reject most
-positions at once: the PHI patterns scan the notes several times faster, and
+patterns that open with lookbehinds or optional prefixes, does not skip
+ahead to the characters a match can start with. A lookahead on that first
+character, placed in front of the pattern, lets it reject most positions at
+once: the digit-start PHI patterns scan the notes 2-5 times faster, and
 find exactly the same matches (a match consumes its first character, so it
 must be one of them).
 
@@ -12,8 +12,10 @@ The set is computed from the pattern's syntax tree as Python's own `re`
 parser (`re._parser`, the standard library's `sre_parse`) builds it; the
 `regex` package has no public parser. Whatever that parser cannot read or
 this module does not model (backreferences, conditionals, `.`, global inline
-flags, a pattern that can match the empty string) gets no guard, never a
-wrong one. Characters under a case-insensitive scope stay case-insensitive
+flags, a pattern that can match the empty string), and syntax that `re`
+would read differently from `regex` (POSIX classes such as `[[:alpha:]]`,
+fuzzy matching such as `(?:word){e<=1}`, version flags), gets no guard,
+never a wrong one. Characters under a case-insensitive scope stay case-insensitive
 in the guard, so `regex` applies its own case folding to both.
 """
 import string
@@ -67,13 +69,13 @@ def scan_guard(pattern: str) -> Optional[str]:
     """The first-character guard where it makes `regex` scan faster, else None.
 
     Measured on the 15 dev notes and 30 generated ones (docs/speed.md): the
-    guard pays where a match can start with a digit, never at a letter
-    matched case-insensitively and at few lower-case letters ("3rd of
-    March", "12F"); there it lets the
-    scan skip the letters that lookbehinds and optional prefixes otherwise
-    make it try (2-4 times faster). Where a match can start at any of a dozen
-    letters in either case, or with a literal word, the package's own scan
-    already skips ahead and the extra lookahead costs 5-25%.
+    guard pays where a match can start with a digit, at few lower-case
+    letters and at none matched case-insensitively ("3rd of March", "12F");
+    there it lets the scan skip the letters that lookbehinds and optional
+    prefixes otherwise make it try (2-5 times faster). Where a match can
+    start at any of a dozen letters in either case, or with a literal word,
+    the `regex` engine already skips ahead itself and the extra lookahead
+    costs 5-25%.
     """
     items = _first_chars(pattern)
     if items is None or any(ignore_case for ignore_case, _ in items):
@@ -86,7 +88,13 @@ def scan_guard(pattern: str) -> Optional[str]:
     return guard
 
 
+# Syntax `re`'s parser would accept but read otherwise than `regex` does.
+_REGEX_ONLY = regex.compile(r"\[:\^?[A-Za-z]+:\]|\{\s*[eids]\s*(?:[<=,}]|$)|\(\?[^)]*V[01]")
+
+
 def _first_chars(pattern: str) -> Optional[List[_ClassItem]]:
+    if _REGEX_ONLY.search(pattern):
+        return None
     try:
         parsed = _sre_parse.parse(pattern)
     except Exception:  # syntax only `regex` reads (e.g. \p{..}, nested sets)
