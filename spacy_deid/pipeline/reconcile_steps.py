@@ -386,11 +386,11 @@ def propagate_mentions(
     i = 0
     while i < len(doc):
         starts_a_key = not occupied[i] and lowers[i] in by_first
-        length = _match_at(doc, i, by_first, trusted, occupied) if starts_a_key else 0
+        length = _match_at(doc, i, lowers, by_first, trusted, occupied) if starts_a_key else 0
         if not length:
             i += 1
             continue
-        key = tuple(t.lower_ for t in doc[i: i + length])
+        key = tuple(lowers[i: i + length])
         label = next(iter(trusted[key]["labels"]))
         start, end = i, i + length
         if label in PERSON_LABELS:
@@ -461,14 +461,14 @@ def _lower_forms(doc: Doc) -> List[str]:
     return [strings[lower] for lower in doc.to_array(LOWER).tolist()]
 
 
-def _match_at(doc, i, by_first, trusted, occupied) -> int:
-    for key in by_first.get(doc[i].lower_, ()):
+def _match_at(doc, i, lowers, by_first, trusted, occupied) -> int:
+    for key in by_first.get(lowers[i], ()):
         end = i + len(key)
         if end > len(doc) or any(occupied[i:end]):
             continue
-        tokens = doc[i:end]
-        if tuple(t.lower_ for t in tokens) != key:
+        if tuple(lowers[i:end]) != key:
             continue
+        tokens = doc[i:end]
         entry = trusted[key]
         forms = tuple(t.text for t in tokens)
         if forms in entry["forms"]:
