@@ -60,7 +60,7 @@ ATTRIBUTE_NAMES_KEY = "attribute_names"
 ATTRIBUTES_KEY = "attributes"
 # deid_phi_rules: the regex hits, `id_` = the pattern id; read by the reconciler.
 RULES_KEY = "phi_rules"
-# deid_reconciler (spacy_deid/pipeline/reconciler.py): one span per final
+# deid_reconciler (spacy_deid/pipeline/reconciler/component.py): one span per final
 # entity, its `id_` a provenance string such as
 # "rule:phone_nanp|correct:fax_context"; and the mentions it removed, `id_`
 # saying why ("ner|merge:under_rule").
@@ -80,7 +80,7 @@ def _phi_source(span: Span) -> Any:
 
 
 # Span group of the scored spans that `deid_confidence` did not put in doc.ents
-# at its operating point (spacy_deid/pipeline/confidence.py). It and the
+# at its operating point (spacy_deid/pipeline/confidence/component.py). It and the
 # provenance group carry one calibrated score per span in attrs[SCORES_ATTR].
 REJECTED_KEY = "phi_rejected"
 SCORES_ATTR = "scores"

@@ -190,8 +190,6 @@ _URL_TRAILING_PUNCT = ".,;:!?)]}'\""
 _URL_GLUED_WORD = re.compile(f"(?<=[A-Z0-9]){UPPER}{LOWER}{{2,}}$")
 _URL_GLUED_LABEL = re.compile(f"(?<=[a-z0-9]){UPPER}{LOWER}{{2,}}:")
 
-RULE_GROUPS = ("case", "digits", "punct")
-
 
 # Every glue rule needs, on one side of its cut, a character that is neither
 # an ASCII lower-case letter nor whitespace (a capital, digit, period, comma,

@@ -513,7 +513,7 @@ def test_9_full_width_and_ascii_forms_of_a_number_are_one_value():
 
 # --- item 6: settings are validated where they are given -------------------------------
 def test_6_unknown_list_in_a_reconciler_rule_fails_when_the_rules_load():
-    from spacy_deid.pipeline.reconcile_rules import ReconcilerRuleError, RuleSet, make_reconciler_rules
+    from spacy_deid.pipeline.reconciler.rules import ReconcilerRuleError, RuleSet, make_reconciler_rules
 
     data = make_reconciler_rules()
     rule = dict(data["rules"][0], id="bad-veto", unless_attributes="no_such_list")

@@ -18,10 +18,10 @@ from spacy_deid.evaluation.calibration import (
     span_target,
 )
 from spacy_deid.extensions import PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR
-from spacy_deid.pipeline.calibration import CalibrationMap, evidence_class
+from spacy_deid.pipeline.confidence.calibration_map import CalibrationMap, evidence_class
 from spacy_deid.pipeline.confidence import add_confidence_pipes, load_at_operating_point
 from spacy_deid.pipeline.ner_scores import token_probabilities
-from spacy_deid.pipeline.operating_point import ScoredSpan, parse_operating_point, select_spans
+from spacy_deid.pipeline.confidence.operating_point import ScoredSpan, parse_operating_point, select_spans
 
 TRAIN = [
     ("Seen by Dr. Lee on Monday.", [(12, 15, labels.DOCTOR)]),

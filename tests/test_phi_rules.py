@@ -302,7 +302,7 @@ def test_institution_negative(nlp, text, label):
 
 
 def test_countries_that_are_names_or_words_are_left_to_the_ner():
-    from spacy_deid.pipeline.regex_fragments import _unambiguous_countries
+    from spacy_deid.pipeline.phi_rules.fragments import _unambiguous_countries
 
     countries = set(_unambiguous_countries())
     assert {"Mexico", "Iraq", "Canada"} <= countries

@@ -5,7 +5,7 @@ import srsly
 from spacy.tokens import Doc, DocBin
 
 from spacy_deid import labels
-from spacy_deid.pipeline.phi_patterns import PatternError, default_patterns, load_phi_patterns
+from spacy_deid.pipeline.phi_rules.patterns import PatternError, default_patterns, load_phi_patterns
 from spacy_deid.pipeline.phi_rules import DEFAULT_SPANS_KEY, PhiRules
 
 TEXT = "Seen 3/14/2019. MRN: 2418195. Fax 447-742-0757."

@@ -8,16 +8,15 @@ from spacy.tokens import Doc, DocBin, Span, SpanGroup, Token
 
 from spacy_deid import labels
 from spacy_deid.extensions import PROVENANCE_KEY
-from spacy_deid.pipeline.reconcile_rules import (
+from spacy_deid.pipeline.reconciler.rules import (
     DEFAULT_LISTS_PATH,
-    DEFAULT_RULES_PATH,
     ReconcilerRuleError,
     RuleSet,
     compile_cues,
     make_reconciler_rules,
     normalize_value,
 )
-from spacy_deid.pipeline.reconcile_steps import Mention, resolve_overlaps
+from spacy_deid.pipeline.reconciler.steps import Mention, resolve_overlaps
 
 ALL_OFF = {"merge": False, "correct": False, "reconcile": False, "propagate": False}
 
@@ -751,13 +750,13 @@ def test_scorer_reports_entity_prf():
     ],
 )
 def test_mixed_case(text, expected):
-    from spacy_deid.pipeline.reconcile_steps import mixed_case
+    from spacy_deid.pipeline.reconciler.steps import mixed_case
 
     assert mixed_case(spacy.blank("en")(text)) is expected
 
 
 def test_mixed_case_counts_repeated_words_each_time():
-    from spacy_deid.pipeline.reconcile_steps import mixed_case
+    from spacy_deid.pipeline.reconciler.steps import mixed_case
 
     # one capitalised word against a lower-case word repeated: the share is per token
     assert mixed_case(spacy.blank("en")("Smith " + "seen " * 2)) is True
@@ -765,7 +764,7 @@ def test_mixed_case_counts_repeated_words_each_time():
 
 
 def test_lower_forms_match_token_lower():
-    from spacy_deid.pipeline.reconcile_steps import _lower_forms
+    from spacy_deid.pipeline.reconciler.steps import _lower_forms
 
     doc = spacy.blank("en")("Smith met SMITH and smith; Ärzte ÄRZTE")
     assert _lower_forms(doc) == [t.lower_ for t in doc]

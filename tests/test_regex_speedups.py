@@ -1,8 +1,8 @@
 """Speed-ups of the PHI patterns that must not change a single match.
 
-The word lists are written as prefix trees (`regex_fragments._alternation`)
+The word lists are written as prefix trees (`phi_rules.fragments._alternation`)
 and digit-start patterns get a first-character lookahead
-(`regex_first_chars.scan_guard`). Both are checked against the plain forms on
+(`phi_rules.first_chars.scan_guard`). Both are checked against the plain forms on
 notes and on generated text.
 """
 import pytest
@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from spacy_deid.corpus.i2b2_2014 import read_i2b2_2014
 from spacy_deid.dev_notes import dev_note_files
-from spacy_deid.pipeline.phi_patterns import compile_pattern, default_patterns
-from spacy_deid.pipeline.regex_first_chars import first_char_guard, scan_guard
-from spacy_deid.pipeline.regex_fragments import _alternation, expand
+from spacy_deid.pipeline.phi_rules.patterns import compile_pattern, default_patterns
+from spacy_deid.pipeline.phi_rules.first_chars import first_char_guard, scan_guard
+from spacy_deid.pipeline.phi_rules.fragments import _alternation, expand
 from spacy_deid.synth import generate_notes
 
 
@@ -149,7 +149,7 @@ def test_prefix_tree_matches_like_the_longest_first_list(words, text, after):
 
 
 def _word_lists():
-    from spacy_deid.pipeline import regex_fragments as fragments
+    from spacy_deid.pipeline.phi_rules import fragments
 
     states = [name for name, _ in fragments.us_states()]
     return {

@@ -5,7 +5,7 @@ import spacy
 from spacy.tokens import Span
 
 from spacy_deid import labels
-from spacy_deid.pipeline.reconcile_completion import complete_mentions  # noqa: F401 (public step)
+from spacy_deid.pipeline.reconciler.completion import complete_mentions  # noqa: F401 (public step)
 
 # A small lexicon: places, occupations (the lexicon-guarded growths read it).
 LEXICONS = {

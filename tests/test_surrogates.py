@@ -131,7 +131,7 @@ def test_every_subtype_has_a_plain_generator_and_shaped_subtypes_are_subtypes():
 
 
 def test_date_patterns_and_surrogates_share_the_holiday_list():
-    from spacy_deid.pipeline import regex_fragments
+    from spacy_deid.pipeline.phi_rules import fragments as regex_fragments
     from spacy_deid.surrogates import lists
 
     assert regex_fragments.HOLIDAYS == lists.words("holidays.txt")

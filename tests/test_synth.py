@@ -250,7 +250,7 @@ def test_tidy_spaces_leaves_phi_alone():
 from spacy_deid.surrogates import SurrogateGenerator  # noqa: E402
 from spacy_deid.synth import slots as slot_module  # noqa: E402
 from spacy_deid.synth.context import NoteContext, draw_patient  # noqa: E402
-from spacy_deid.synth.families import FAMILIES, TRAP, families_for, pool_name  # noqa: E402
+from spacy_deid.synth.families import FAMILIES, families_for, pool_name  # noqa: E402
 from spacy_deid.synth.generate import glue_splits  # noqa: E402
 
 FIELD_SECTIONS = ("header", "signature", "labs")

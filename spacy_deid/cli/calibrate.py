@@ -71,7 +71,7 @@ def calibrate_cli(
     where missing)."""
     nlp = _load(model)
     notes = score_notes(nlp, _read(heldout))
-    from ..pipeline.calibration import CalibrationMap
+    from ..pipeline.confidence.calibration_map import CalibrationMap
 
     try:
         calibration = CalibrationMap.fit(calibration_records(notes), min_count=min_count)

@@ -92,7 +92,6 @@ def deidentify_cli(
 ) -> None:
     """De-identify notes with a pipeline: placeholders, numbered placeholders,
     consistent surrogates with per-patient date shifting, or removal."""
-    import spacy
     from spacy.util import load_config, registry
 
     deid_mapping = None

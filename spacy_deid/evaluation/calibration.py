@@ -19,8 +19,8 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 from spacy.tokens import Doc
 
 from ..extensions import PROVENANCE_KEY, REJECTED_KEY
-from ..pipeline.calibration import evidence_class
-from ..pipeline.operating_point import BALANCED, RECALL, ScoredSpan, select_spans
+from ..pipeline.confidence.calibration_map import evidence_class
+from ..pipeline.confidence.operating_point import BALANCED, RECALL, ScoredSpan, select_spans
 from .measures import BINARY_TOKEN, Unit, match_level, mention_tokens, total
 
 RAW_SCORES_ATTR = "raw_scores"

@@ -6,7 +6,7 @@ these when its report has a "confidence" entry."""
 from pathlib import Path
 from typing import Any, Dict, List
 
-from ..pipeline.operating_point import BALANCED, RECALL
+from ..pipeline.confidence.operating_point import BALANCED, RECALL
 
 RELIABILITY_PNG = "reliability.png"
 PR_CURVE_PNG = "pr_curve.png"

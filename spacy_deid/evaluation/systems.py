@@ -5,7 +5,6 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from ..corpus import Note, ProblemLog, doc_to_note, read_corpus
-from .pairing import NotePair, pair_notes
 
 # Files whose presence marks a folder as a saved spaCy pipeline.
 _PIPELINE_MARKERS = ("config.cfg", "meta.json")
@@ -83,7 +82,3 @@ def load_system(
         return System(str(system), "outputs", read_notes(system, lenient=lenient, log=log))
     nlp = load_pipeline(system)
     return System(str(system), "pipeline", run_pipeline(nlp, gold), pipeline_info(nlp))
-
-
-def pair_system(system: System, gold: List[Note]) -> List[NotePair]:
-    return pair_notes(gold, system.notes)

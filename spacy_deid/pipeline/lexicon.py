@@ -21,7 +21,6 @@ wordfreq's common words), `initialize` receives them, and `to_disk` writes
 them with the pipeline, so a packaged pipeline needs nothing else.
 """
 import re
-from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy

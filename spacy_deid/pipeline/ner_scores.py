@@ -15,7 +15,7 @@ and writes
   attrs travel through DocBin and `Doc.to_bytes`).
 
 The greedy `doc.ents` are not changed. The probabilities are raw: the
-`deid_confidence` component calibrates them (spacy_deid/pipeline/confidence.py).
+`deid_confidence` component calibrates them (spacy_deid/pipeline/confidence/component.py).
 The tok2vec or transformer output the NER listens to is read from the Doc
 (`doc.tensor`, `doc._.trf_data`), so nothing is computed twice but the
 decoding. See docs/recall.md.

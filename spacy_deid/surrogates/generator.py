@@ -250,10 +250,6 @@ class SurrogateGenerator:
                 return name
         return abbr
 
-    def world_city(self) -> Tuple[str, str]:
-        """(city, country) outside the US, larger cities more often."""
-        return self.ranked_choice(self._pairs("world_cities.tsv"))
-
     def country(self) -> str:
         return self.choice(self._words("countries.txt"))
 

@@ -15,10 +15,6 @@ class Seg(NamedTuple):
     label: Optional[str] = None
 
 
-def seg_text(segments: Sequence[Seg]) -> str:
-    return "".join(s.text for s in segments)
-
-
 def strip_segments(segments: Sequence[Seg]) -> List[Seg]:
     """Drop empty segments and merge adjacent plain ones (PHI stays separate)."""
     out: List[Seg] = []

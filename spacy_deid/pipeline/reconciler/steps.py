@@ -13,9 +13,9 @@ import numpy
 from spacy.attrs import LOWER, ORTH
 from spacy.tokens import Doc, Token
 
-from .. import labels
-from ..extensions import token_feature_values
-from .reconcile_rules import Rule, RuleSet, normalize_value
+from ... import labels
+from ...extensions import token_feature_values
+from .rules import Rule, RuleSet, normalize_value
 
 NER_SOURCE = "ner"
 RULE_SOURCE = "rule"

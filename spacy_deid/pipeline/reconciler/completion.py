@@ -47,10 +47,10 @@ from typing import List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Token
 
-from .. import labels
-from . import lexicon
-from .reconcile_rules import RuleSet
-from .reconcile_steps import (
+from ... import labels
+from .. import lexicon
+from .rules import RuleSet
+from .steps import (
     NOT_NAME_LISTS, PERSON_LABELS, Mention, _joined, _name_word, lexicon_tags, mixed_case,
 )
 

@@ -29,11 +29,11 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
 
-from ..data_files import warn_no_data
-from ..extensions import ATTRIBUTES_KEY, DROPPED_KEY, PROVENANCE_KEY, RULES_KEY, install_extensions
-from .reconcile_rules import RuleSet, make_reconciler_rules, read_lists, read_rule_lines
-from .reconcile_completion import complete_mentions
-from .reconcile_steps import (
+from ...data_files import warn_no_data
+from ...extensions import ATTRIBUTES_KEY, DROPPED_KEY, PROVENANCE_KEY, RULES_KEY, install_extensions
+from .rules import RuleSet, make_reconciler_rules, read_lists, read_rule_lines
+from .completion import complete_mentions
+from .steps import (
     NER_SOURCE,
     RULE_SOURCE,
     Mention,
@@ -111,7 +111,7 @@ class Reconciler(Pipe):
     merge: use the rule hits, winning over overlapping NER mentions. Off: NER only.
     correct / reconcile / propagate: steps 2-4.
     partial_names: part of step 3 ("Smith" takes the type of "John Smith").
-    complete: span completion between steps 2 and 3 (reconcile_completion.py):
+    complete: span completion between steps 2 and 3 (`completion.py`):
         names over hyphens and "Last, First", institutions over inner "of"/"&",
         professions over known occupation words.
     min_count: how often a type must be seen to win type counting.

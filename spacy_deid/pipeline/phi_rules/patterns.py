@@ -8,7 +8,7 @@ A pattern is one JSON object (one line of a `phi_patterns_*.jsonl` file):
 - `id` (required, unique): provenance; every hit carries it in `span.id_`.
 - `label` (required): one of the 30 subtypes of `spacy_deid.labels`.
 - `pattern` (required): a regex for the `regex` package; `{NAME}` refers to a
-  fragment of `regex_fragments.FRAGMENTS`. Named groups `phi` / `phi_<x>` mark
+  fragment of `fragments.FRAGMENTS`. Named groups `phi` / `phi_<x>` mark
   the PHI inside the match (context stays outside the span); without them the
   whole match is the PHI.
 - `priority` (default 0): breaks ties between hits of the same extent.
@@ -23,10 +23,10 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 import regex
 from spacy.util import registry
 
-from .. import labels
-from ..data_files import DATA_DIR, read_jsonl
-from .regex_first_chars import scan_guard
-from .regex_fragments import FragmentError, expand
+from ... import labels
+from ...data_files import DATA_DIR, read_jsonl
+from .first_chars import scan_guard
+from .fragments import FragmentError, expand
 
 PATTERN_FILES_GLOB = "phi_patterns_*.jsonl"
 PHI_GROUP = "phi"

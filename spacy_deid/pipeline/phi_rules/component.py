@@ -4,7 +4,7 @@ Character-level regexes (the `regex` package) find URL, EMAIL, IPADDR, PHONE,
 FAX, USERNAME, the ID subtypes, STATE, STREET, ZIP, AGE and DATE; the hits are
 mapped onto tokens with `Doc.char_span(alignment_mode=...)` and written to
 `doc.spans[spans_key]`, each span's `id_` naming the pattern that produced it.
-Patterns are data (see `phi_patterns.py`); they arrive through `initialize`
+Patterns are data (see `patterns.py`); they arrive through `initialize`
 and are saved by `to_disk`.
 
 Where the section/attribute detector has run, `doc.spans["attributes"]` holds
@@ -41,9 +41,9 @@ from spacy.util import (
     to_disk,
 )
 
-from ..data_files import warn_no_data
-from ..extensions import ATTRIBUTES_KEY, RULES_KEY
-from .phi_patterns import (
+from ...data_files import warn_no_data
+from ...extensions import ATTRIBUTES_KEY, RULES_KEY
+from .patterns import (
     CompiledPattern,
     PatternDict,
     PatternError,

@@ -13,7 +13,7 @@ it computes
   score within the span's evidence class (rule, rule + NER agreeing, NER,
   propagation, candidate, safety-net cue);
 
-then sets `doc.ents` at the operating point (operating_point.py) and writes
+then sets `doc.ents` at the operating point (`operating_point.py`) and writes
 
 - `doc.spans["phi_provenance"]`: the final entities, `id_` = provenance,
   `attrs["scores"]` / `attrs["raw_scores"]` one value per span;
@@ -36,10 +36,10 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 from spacy.util import ensure_path, registry
 
-from ..data_files import DATA_DIR
-from ..extensions import DROPPED_KEY, PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR, install_extensions
-from .calibration import CalibrationMap, evidence_class
-from .ner_scores import DEFAULT_CANDIDATES_KEY, group_scores, token_probabilities
+from ...data_files import DATA_DIR
+from ...extensions import DROPPED_KEY, PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR, install_extensions
+from .calibration_map import CalibrationMap, evidence_class
+from ..ner_scores import DEFAULT_CANDIDATES_KEY, group_scores, token_probabilities
 from .operating_point import (
     BALANCED,
     OperatingPoint,
@@ -47,12 +47,12 @@ from .operating_point import (
     parse_operating_point,
     select_spans,
 )
-from .safety_net import DEFAULT_SPANS_KEY as SAFETY_NET_KEY
+from ..safety_net import DEFAULT_SPANS_KEY as SAFETY_NET_KEY
 
 RAW_SCORES_ATTR = "raw_scores"
 CANDIDATE_SOURCE = "ner_candidate"
 DROPPED_SOURCE = "dropped"
-# The reconciler's group of the mentions it removed (reconciler.py).
+# The reconciler's group of the mentions it removed (`reconciler/component.py`).
 DEFAULT_CALIBRATION_PATH = DATA_DIR / "phi_calibration.json"
 
 
@@ -112,8 +112,8 @@ def make_confidence_scorer() -> Callable[..., Dict[str, Any]]:
 
 
 def score_confidence(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
-    from ..evaluation.calibration import brier_score, expected_calibration_error, reliability_table
-    from ..evaluation.calibration import doc_scored_spans
+    from ...evaluation.calibration import brier_score, expected_calibration_error, reliability_table
+    from ...evaluation.calibration import doc_scored_spans
 
     pairs = []
     for eg in examples:

@@ -48,8 +48,8 @@ import srsly
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.util import registry
 
-from .. import labels
-from ..data_files import DATA_DIR, read_jsonl
+from ... import labels
+from ...data_files import DATA_DIR, read_jsonl
 
 DEFAULT_RULES_PATH = DATA_DIR / "reconciler_rules.jsonl"
 DEFAULT_LISTS_PATH = DATA_DIR / "reconciler_lists.json"

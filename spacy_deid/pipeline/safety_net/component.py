@@ -29,7 +29,7 @@ in `doc.spans["phi_safety_net"]` when they
 
 The span's `id_` says which cue fired ("safety_net:title"). The component
 only proposes: `deid_confidence` scores the spans and uses them at the
-`recall` operating point (spacy_deid/pipeline/confidence.py). The word lists
+`recall` operating point (spacy_deid/pipeline/confidence/component.py). The word lists
 arrive through `initialize` and are saved by `to_disk`. See docs/recall.md.
 """
 
@@ -45,11 +45,11 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span, SpanGroup, Token
 from spacy.util import ensure_path, registry
 
-from .. import labels
-from ..data_files import DATA_DIR
-from ..extensions import SECTIONS_KEY, install_extensions, token_feature_values
-from ..surrogates import lists
-from .lexicon import FIRST, INSTITUTION, JOB, LAST
+from ... import labels
+from ...data_files import DATA_DIR
+from ...extensions import SECTIONS_KEY, install_extensions, token_feature_values
+from ...surrogates import lists
+from ..lexicon import FIRST, INSTITUTION, JOB, LAST
 
 DEFAULT_VOCABULARY_PATH = DATA_DIR / "clinical_vocabulary.txt"
 DEFAULT_SPANS_KEY = "phi_safety_net"

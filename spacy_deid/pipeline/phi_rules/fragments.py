@@ -14,8 +14,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Tuple
 
 import regex
 
-from ..data_files import DATA_DIR, read_jsonl
-from ..surrogates import formats, lists
+from ...data_files import DATA_DIR, read_jsonl
+from ...surrogates import formats, lists
 STATES_FILE = DATA_DIR / "phi_us_states.jsonl"
 
 _REFERENCE = regex.compile(r"\{([A-Z][A-Z0-9_]*)\}")
@@ -84,7 +84,7 @@ NOT_OCCUPATIONS = frozenset({"caregiver", "caretaker", "homemaker", "parent", "g
 def _job_heads() -> List[str]:
     """Job head nouns (`spacy-deid.JobHeadNouns.v1`: the last words of the shipped
     job titles) that are no family or care role."""
-    from .safety_net import RELATIONS, load_job_heads  # the safety net owns the list
+    from ..safety_net import RELATIONS, load_job_heads  # the safety net owns the list
 
     return [w for w in load_job_heads() if w not in RELATIONS and w not in NOT_OCCUPATIONS]
 
