@@ -1,4 +1,4 @@
-"""Scoring de-identification as ../shared/design/evaluation.md defines it.
+"""Scoring de-identification as docs/evaluation.md defines it.
 
 - measures: the five levels and one-to-one matching of one note;
 - pairing: gold and system notes paired by id, with checks;

@@ -1,4 +1,4 @@
-"""The de-identification measures of ../shared/design/evaluation.md.
+"""The de-identification measures of docs/evaluation.md.
 
 Five levels, each a way of cutting mentions into units and matching them:
 

@@ -127,7 +127,7 @@ def render_markdown(report: Dict[str, Any], *, plots: Optional[Dict[str, str]] =
         "micro averages over all mentions (tokens) of all notes; "
         "support = gold mentions (tokens); – = undefined (nothing to divide by).",
         "",
-        "Levels (../shared/design/evaluation.md): *strict* — subtype, start and end equal; "
+        "Levels (docs/evaluation.md in the spacy-deid repository): *strict* — subtype, start and end equal; "
         f"*relaxed* — end within {report['relaxed_end_tolerance']} characters; "
         "*token* — maximal [A-Za-z0-9] runs inside mentions, with subtype; "
         "*binary* — subtype ignored. Binary token recall is the privacy measure.",
