@@ -12,6 +12,7 @@ from ..evaluation.measures import ALL_SUBTYPES, BINARY_TOKEN, LABEL_SETS, STRICT
 from ..evaluation.pairing import EvaluationInputError, pair_notes
 from ..evaluation.plots import MissingPlotDependency, require_matplotlib
 from ..evaluation.report import build_report, write_report
+from ..evaluation.schemes import I2B2_2014, get_scheme, scheme_names
 from ..evaluation.systems import System, load_system, read_notes
 from . import app
 from ._util import IF_EMPTY_HELP, corpus_path_or_default, warn_lines
@@ -19,6 +20,11 @@ from ._util import IF_EMPTY_HELP, corpus_path_or_default, warn_lines
 # Errors that stop a command with a message (none of them carries note text).
 INPUT_ERRORS = (CorpusFormatError, EvaluationInputError, FileNotFoundError, OSError, ValueError)
 SYSTEM_HELP = "spaCy pipeline (name or path) or folder of i2b2 2014 XML system outputs"
+SCHEME_HELP = (
+    "The gold corpus's annotation scheme: " + ", ".join(scheme_names())
+    + " (physionet: professions and ages under 90 left out, names word by word, "
+    "binary token measures as the headline)"
+)
 
 
 def fail(error: Exception) -> "typer.Exit":
@@ -61,9 +67,14 @@ def evaluate_cli(
     name: Optional[str] = typer.Option(None, "--name", help="System name in the report"),
     lenient: bool = typer.Option(False, "--lenient", help="Skip and count bad tags in the XML"),
     if_empty: Optional[Path] = typer.Option(None, "--if-empty", help=IF_EMPTY_HELP),
+    scheme_name: str = typer.Option(I2B2_2014, "--scheme", help=SCHEME_HELP),
 ) -> None:
     """Score a system against gold notes: entity strict/relaxed, token, binary,
     all subtypes and HIPAA subsets, confusion matrix, leak list."""
+    try:
+        scheme = get_scheme(scheme_name)
+    except ValueError as err:
+        raise fail(err)
     gold = corpus_path_or_default(gold_arg, if_empty)
     if plots:
         try:
@@ -87,7 +98,7 @@ def evaluate_cli(
         "trained_on": trained_on or scored.info.get("trained_on"),
     }
     report = build_report(
-        pairs, system=system_info, gold={"path": str(gold)}, show_text=show_text
+        pairs, system=system_info, gold={"path": str(gold)}, show_text=show_text, scheme=scheme
     )
     written = write_report(report, output, plots=plots)
     scores = report["scores"][ALL_SUBTYPES]
@@ -96,10 +107,18 @@ def evaluate_cli(
     def pct(value: Optional[float]) -> str:
         return "–" if value is None else f"{100 * value:.2f}"
 
+    if scheme.headline == BINARY_TOKEN:
+        headline = (
+            f"{scheme.name} scheme: binary token P {pct(binary['p'])} R {pct(binary['r'])} "
+            f"F1 {pct(binary['f'])}; strict F1 {pct(strict['f'])}"
+        )
+    else:
+        headline = (
+            f"strict P {pct(strict['p'])} R {pct(strict['r'])} F1 {pct(strict['f'])}; "
+            f"binary token recall {pct(binary['r'])}"
+        )
     msg.good(
-        f"{len(pairs)} notes: strict P {pct(strict['p'])} R {pct(strict['r'])} "
-        f"F1 {pct(strict['f'])}; binary token recall {pct(binary['r'])}; "
-        f"{len(report['leaks']['entries'])} leaked token(s)"
+        f"{len(pairs)} notes: {headline}; {len(report['leaks']['entries'])} leaked token(s)"
     )
     for path in written.values():
         msg.text(f"wrote {path}")

@@ -22,6 +22,7 @@ from .measures import (
     TOKEN,
 )
 from .pairing import NotePair
+from .schemes import I2B2_2014, Scheme, get_scheme
 from .scores import Evaluation
 
 REPORT_MD = "report.md"
@@ -32,8 +33,11 @@ MARKDOWN_LEAKS = 50
 
 
 
-def label_set_note(name: str) -> str:
+def label_set_note(name: str, scheme: Optional[Scheme] = None) -> str:
     """What a label set is, for the report (the sets themselves come from labels.py)."""
+    if scheme is not None and scheme.label_sets is not None:
+        subtypes = sorted(scheme.label_sets[name])
+        return f"the subtypes the {scheme.name} scheme scores: {', '.join(subtypes)}"
     if name == ALL_SUBTYPES:
         return f"all {len(labels.SUBTYPES)} subtypes of the i2b2 2014 scheme"
     subset = labels.HIPAA_SUBSETS[name]
@@ -55,9 +59,13 @@ def build_report(
     system: Dict[str, Any],
     gold: Dict[str, Any],
     show_text: bool = False,
+    scheme: Optional[Scheme] = None,
 ) -> Dict[str, Any]:
-    """Everything the Markdown, JSON and plots show, as plain data."""
-    evaluation = Evaluation(pairs)
+    """Everything the Markdown, JSON and plots show, as plain data; `scheme`
+    (default i2b2-2014) puts both sides in the corpus's own view first."""
+    scheme = scheme or get_scheme(I2B2_2014)
+    pairs = scheme.apply(pairs)
+    evaluation = Evaluation(pairs, label_sets=scheme.report_label_sets())
     leaks = find_leaks(pairs, show_text=show_text)
     rows, columns, matrix = confusion_matrix(pairs)
     return {
@@ -70,8 +78,10 @@ def build_report(
             "empty_notes": sum(1 for p in pairs if not p.gold),
         },
         "predicted_mentions": sum(len(p.predicted) for p in pairs),
+        "scheme": scheme.to_dict(),
         "label_sets": {
-            name: {"subtypes": sorted(evaluation.label_sets[name]), "note": label_set_note(name)}
+            name: {"subtypes": sorted(evaluation.label_sets[name]),
+                   "note": label_set_note(name, scheme)}
             for name in evaluation.label_sets
         },
         "levels": dict(LEVEL_TITLES),
@@ -132,9 +142,9 @@ def render_markdown(report: Dict[str, Any], *, plots: Optional[Dict[str, str]] =
         "*token* — maximal [A-Za-z0-9] runs inside mentions, with subtype; "
         "*binary* — subtype ignored. Binary token recall is the privacy measure.",
         "",
-        "## Overall",
-        "",
     ]
+    out += _scheme_section(report)
+    out += ["## Overall", ""]
     header = ["level"]
     for name in report["label_sets"]:
         header += [f"{name} P", f"{name} R", f"{name} F1"]
@@ -164,6 +174,9 @@ def render_markdown(report: Dict[str, Any], *, plots: Optional[Dict[str, str]] =
     table = scores[ALL_SUBTYPES]
     rows = []
     for category, members in labels.SUBTYPES_BY_CATEGORY.items():
+        members = tuple(m for m in members if m in table[STRICT]["per_subtype"])
+        if not members:  # a category the scheme does not score
+            continue
         entries = [(f"**{category}**", table[STRICT]["per_category"][category],
                     table[RELAXED]["per_category"][category],
                     table[TOKEN]["per_category"][category],
@@ -198,6 +211,33 @@ def render_markdown(report: Dict[str, Any], *, plots: Optional[Dict[str, str]] =
         for title, file_name in plots.items():
             out += [f"![{title}]({file_name})", ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _scheme_section(report: Dict[str, Any]) -> List[str]:
+    """The scheme's headline and what it changed, for schemes other than i2b2 2014."""
+    scheme = report.get("scheme")
+    if not scheme or scheme["name"] == I2B2_2014:
+        return []
+    out = [f"## Scheme: {scheme['name']}", "", f"Scored in {scheme['description']}.", ""]
+    if scheme["left_out"]:
+        out.append(f"- Left out of both sides: {', '.join(scheme['left_out'])}.")
+    if scheme["min_age"] is not None:
+        out.append(f"- AGE only from {scheme['min_age']} up; other ages are left out.")
+    if scheme["renamed"]:
+        renamed = ", ".join(f"{s} → {m}" for s, m in scheme["renamed"].items())
+        out.append(f"- System subtypes in the corpus's types: {renamed}.")
+    if scheme["word_by_word"]:
+        out.append(f"- Scored word by word: {', '.join(scheme['word_by_word'])}.")
+    headline = scheme["headline"]
+    overall = report["scores"][ALL_SUBTYPES][headline]["overall"]
+    out += [
+        "",
+        f"**Headline ({report['levels'][headline]})**: precision {_pct(overall['p'])}, "
+        f"recall {_pct(overall['r'])}, F1 {_pct(overall['f'])} "
+        f"({overall['tp']} true, {overall['fp']} spurious, {overall['fn']} missed).",
+        "",
+    ]
+    return out
 
 
 def _confusion_section(report: Dict[str, Any]) -> List[str]:
