@@ -248,7 +248,7 @@ def test_tidy_spaces_leaves_phi_alone():
 
 # --- phenomenon families (issue 14) ---------------------------------------------------------
 from spacy_deid.surrogates import SurrogateGenerator  # noqa: E402
-from spacy_deid.synth import slots as slot_module  # noqa: E402
+from spacy_deid.synth import fillers  # noqa: E402
 from spacy_deid.synth.context import NoteContext, draw_patient  # noqa: E402
 from spacy_deid.synth.families import FAMILIES, families_for, pool_name  # noqa: E402
 from spacy_deid.synth.generate import glue_splits  # noqa: E402
@@ -374,7 +374,7 @@ def test_scores_stay_within_their_scale():
     for seed in range(200):
         value = "".join(seg.text for seg in SLOTS["trap"](_context(seed), "score"))
         match = re.fullmatch(r"(\S+?):? .*?(\d+)(?:/(\d+)| \((\d+) max\))?", value)
-        scale = dict(slot_module.SCALES).get(match.group(1))
+        scale = dict(fillers.SCALES).get(match.group(1))
         if scale is not None:
             assert int(match.group(2)) <= scale, value
 
@@ -484,8 +484,8 @@ UNAMBIGUOUS_ABBREVIATIONS = ("OSA", "CHF", "COPD", "HTN", "DM2", "CKD", "DVT", "
 
 
 def test_family_traps_stay_unannotated(family_pairs):
-    patterns = ([re.escape(v) for v in slot_module.SCORE_TRAPS + slot_module.LAB_TRAPS
-                 + slot_module.DURATIONS_SHORT]
+    patterns = ([re.escape(v) for v in fillers.SCORE_TRAPS + fillers.LAB_TRAPS
+                 + fillers.DURATIONS_SHORT]
                 + [rf"\b{a}\b" for a in UNAMBIGUOUS_ABBREVIATIONS])
     regex = re.compile("|".join(patterns))
     seen = 0
@@ -536,3 +536,110 @@ def test_family_mentions_align_with_the_package_tokenizer(family_pairs):
         misaligned += [(note.note_id, m.label) for m in note.mentions
                        if doc.char_span(m.start, m.end) is None]
     assert not misaligned
+
+
+# --- tables as data files (issue 26) --------------------------------------------------------------
+import ast  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from spacy_deid.synth import tables  # noqa: E402
+
+SYNTH_DIR = Path(tables.__file__).parent
+TABLE_FILES = ("sentences.jsonl", "fields.jsonl", "fillers.jsonl", "families.jsonl",
+               "sections.jsonl", "layouts.jsonl")
+
+
+@pytest.mark.parametrize("name", TABLE_FILES)
+def test_table_files_are_json_lines_and_described(name):
+    path = tables.DATA_DIR / name
+    lines = path.read_text(encoding="utf8").splitlines()
+    assert lines and all(isinstance(json.loads(line), dict) for line in lines)
+    assert f"`{name}`" in (tables.DATA_DIR / "README.md").read_text(encoding="utf8")
+
+
+def test_tables_are_read_once():
+    assert tables.records("sentences.jsonl") is tables.records("sentences.jsonl")
+    assert tables.sentence_pools() is POOLS and tables.field_pools() is FIELD_POOLS
+
+
+def test_every_pool_template_parses_and_every_filler_list_is_read():
+    for pools in (POOLS, FIELD_POOLS):
+        for pool in pools.values():
+            for template in pool:
+                sources = template.source if isinstance(template.source, tuple) else (template.source,)
+                for source in sources:
+                    parse(source)
+    read = set(re.findall(r'filler_(?:values|records)\("(\w+)"\)', Path(fillers.__file__).read_text()))
+    assert {record["list"] for record in tables.records("fillers.jsonl")} == read
+
+
+@pytest.mark.parametrize("record, message", [
+    ({"pool": "p", "id": "p.001", "half": "A", "template": "x"}, "should be p.000"),
+    ({"pool": "p", "id": "p.000", "half": "B", "template": "x"}, "half A"),
+])
+def test_misnumbered_templates_are_refused(tmp_path, monkeypatch, record, message):
+    (tmp_path / "bad.jsonl").write_text(json.dumps(record) + "\n", encoding="utf8")
+    monkeypatch.setattr(tables, "DATA_DIR", tmp_path)
+    tables.records.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=message):
+            tables._pools("bad.jsonl", lambda r: r["template"])
+    finally:
+        tables.records.cache_clear()
+
+
+def test_a_broken_line_names_file_and_line(tmp_path, monkeypatch):
+    (tmp_path / "broken.jsonl").write_text('{"list": "x", "value": "a"}\n{"list": \n', encoding="utf8")
+    monkeypatch.setattr(tables, "DATA_DIR", tmp_path)
+    tables.records.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=r"broken.jsonl, line 2"):
+            tables.records("broken.jsonl")
+    finally:
+        tables.records.cache_clear()
+
+
+def _long_literals(path: Path, limit: int = 50):
+    tree = ast.parse(path.read_text(encoding="utf8"))
+    return [(node.lineno, node.end_lineno) for node in ast.walk(tree)
+            if isinstance(node, (ast.List, ast.Tuple, ast.Dict, ast.Set))
+            and node.end_lineno - node.lineno + 1 > limit]
+
+
+def test_generator_modules_are_small_and_hold_no_long_literal_tables():
+    for path in sorted(SYNTH_DIR.rglob("*.py")):
+        assert len(path.read_text(encoding="utf8").splitlines()) <= 600, path.name
+        assert not _long_literals(path), (path.name, _long_literals(path))
+
+
+def test_long_literal_check_can_fail(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("X = (\n" + "".join(f"    {i},\n" for i in range(60)) + ")\n")
+    assert _long_literals(module)
+
+
+_FINGERPRINT = (
+    "import hashlib, sys\n"
+    "from spacy_deid.synth import generate_notes\n"
+    "digest = hashlib.sha256()\n"
+    "for note in generate_notes(4, seed=int(sys.argv[1]), templates=sys.argv[2]):\n"
+    "    digest.update(note.text.encode()); digest.update(repr(sorted(note.mention_keys())).encode())\n"
+    "print(digest.hexdigest())\n"
+)
+
+
+@pytest.mark.parametrize("seed, half", [(0, "all"), (11, "A"), (12, "B")])
+def test_generation_is_deterministic_across_processes(seed, half):
+    """Same seed, same notes in fresh interpreters with other hash seeds (no
+    dependence on set or dict order of strings)."""
+    digests = set()
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        out = subprocess.run([sys.executable, "-c", _FINGERPRINT, str(seed), half], env=env,
+                             capture_output=True, text=True, check=True)
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1

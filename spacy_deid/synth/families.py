@@ -4,8 +4,8 @@ independently written notes do and the first templates missed (issue 14).
 A family names the subtypes it produces (TRAP for text that must stay
 unannotated), where it goes and its weight:
 
-- a family with `sections` has a template pool `fam_<name>` (sentences.py for
-  narrative and list sections, fields.py for header and signature lines); each
+- a family with `sections` has a template pool `fam_<name>` (sentences.jsonl for
+  narrative and list sections, fields.jsonl for header and signature lines); each
   of those sections of a note gets one of its templates with probability
   `weight` (the note writer in generate.py does this);
 - a family without sections is a slot or a style whose rate is `weight`
@@ -19,6 +19,7 @@ from typing import Dict, Tuple
 
 from .. import labels
 from ..surrogates.generator import COMPOSED_SURNAME_RATE
+from .tables import records
 
 TRAP = "trap"
 
@@ -31,67 +32,23 @@ class Family:
     sections: Tuple[str, ...] = ()  # section keys (narrative, list) or field pools it joins
 
 
-FAMILIES: Dict[str, Family] = {
-    "department": Family(
-        "department, program, unit and service names in header, banner, signature lines and "
-        "text, in title, upper or lower case", (labels.DEPARTMENT,), 0.5, ("header", "signature")),
-    "room": Family(
-        '"Rm 2207", "Room 5, Bed B", "Bay 9" (the designator inside the span), "interview room '
-        'D-3" (the identifier only)', (labels.ROOM,), 0.3,
-        ("header", "hpi", "mse_narr", "plan", "hospital_course")),
-    "signature_block": Family(
-        'signature and team/cc lines in "Last, First, MD" and "Last, First M" form, user ids '
-        "in brackets after the name", (labels.DOCTOR, labels.USERNAME), 0.5, ("signature",)),
-    "social_handle": Family(
-        "social-media handles with dots and underscores after a platform cue",
-        (labels.USERNAME,), 0.12, ("social", "hpi", "collateral")),
-    "cued_identifier": Family(
-        'letter-digit-hyphen identifiers after "#", "no.", "Booking", "accession", "incident", '
-        '"case", "license" cues', (labels.IDNUM, labels.LICENSE, labels.MEDICALRECORD,
-                                   labels.HEALTHPLAN), 0.25,
-        ("legal", "hpi", "labs", "plan", "header", "signature", "hospital_course")),
-    "multiword_town": Family(
-        'towns of two or three words, listed ("Salt Lake City") or composed from surnames '
-        '("Port Wexley Junction", "Cedar Hollow")', (labels.CITY, labels.STATE), 0.35,
-        ("social", "hpi", "family", "id")),
-    "foreign_place": Family(
-        'foreign cities with hyphens ("Port-au-Prince") and countries with "and" ("Trinidad and '
-        'Tobago")', (labels.CITY, labels.COUNTRY), 0.2, ("social", "developmental", "trauma")),
-    "function_word_org": Family(
-        'organisations with inner function words or symbols: "Office on Aging", "Board of '
-        'Health", "X & Y LLP", "Local 802"', (labels.ORGANIZATION,), 0.35,
-        ("social", "hpi", "legal", "collateral", "plan")),
-    "multiword_profession": Family(
-        "occupations of three or more words in running text", (labels.PROFESSION,), 0.35,
-        ("social", "hpi", "family", "id")),
-    "caps_name": Family(
-        'names in capitals inside running text ("seen with JOHN SMITH today")',
-        (labels.PATIENT, labels.DOCTOR), 0.3,
-        ("hpi", "collateral", "plan", "social", "interval", "hospital_course")),
-    "nickname": Family(
-        'nicknames in quotes: Robert "Bobby" Smith, three mentions', (labels.PATIENT,), 0.12,
-        ("id", "social", "family")),
-    "lone_name": Family(
-        'a lone first name; "Mrs./Dr. Surname" with an unusual surname',
-        (labels.PATIENT, labels.DOCTOR), 0.35,
-        ("hpi", "collateral", "family", "plan", "interval")),
-    "clinical_trap": Family(
-        'clinical abbreviations (OSA, CHF, MI, "Ca"), durations ("in 2 wks"), rating-scale '
-        'scores ("AUDIT 10", "MoCA 24/30") and clock times ("at 3 am") next to names and ages',
-        (TRAP,), 0.45,
-        ("hpi", "medical", "plan", "formulation", "interval", "letter_body")),
-    "composed_surname": Family(
-        "hyphenated and double-barrelled surnames, particles (van, de, al-, O') for every "
-        "person (SurrogateGenerator.composed_last_name)", (labels.PATIENT, labels.DOCTOR),
-        COMPOSED_SURNAME_RATE),
-    "glued_header": Family(
-        'a section header glued to its first word ("HPIPatient reports"), only where the '
-        "tokenizer splits the case change (share of notes)", (TRAP,), 0.04),
-    "note_type": Family(
-        "other note types: progress note, consult, discharge summary, letter, ALL-CAPS "
-        "dictation; two layouts each, one per template half (sampling weight of each layout "
-        "against 1 for an intake layout)", (), 0.3),
-}
+def _load_families() -> Dict[str, Family]:
+    """families.jsonl: one record per family (`name`, `what`, `subtypes`, `weight`,
+    `sections`); a family whose rate is set elsewhere names it in `weight_from`."""
+    known = set(labels.SUBTYPES) | {TRAP}
+    weights_from = {"surrogates.generator.COMPOSED_SURNAME_RATE": COMPOSED_SURNAME_RATE}
+    families = {}
+    for record in records("families.jsonl"):
+        weight = record["weight"] if record["weight"] is not None else weights_from[record["weight_from"]]
+        subtypes = tuple(record["subtypes"])
+        if not set(subtypes) <= known:
+            raise ValueError(f"families.jsonl: family {record['name']!r} has unknown subtypes "
+                             f"{sorted(set(subtypes) - known)}")
+        families[record["name"]] = Family(record["what"], subtypes, weight, tuple(record["sections"]))
+    return families
+
+
+FAMILIES: Dict[str, Family] = _load_families()
 
 
 def family_key(name: str) -> str:
@@ -107,5 +64,5 @@ def families_for(section: str) -> Tuple[str, ...]:
 
 
 def pool_name(family: str, lines: bool = False) -> str:
-    """A family's sentence pool (sentences.py) or, with `lines`, its field pool (fields.py)."""
+    """A family's sentence pool (sentences.jsonl) or, with `lines`, its field pool (fields.jsonl)."""
     return f"fam_{family}_line" if lines else f"fam_{family}"

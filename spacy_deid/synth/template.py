@@ -2,7 +2,7 @@
 
     "{pt_first} [reports|describes] [low mood|feeling down] since {date}."
 
-- `{slot}` or `{slot:arg}`: filled by a slot function (see slots.py) that
+- `{slot}` or `{slot:arg}`: filled by a slot function (see the slots package) that
   returns text segments, PHI or not;
 - `[a|b|c]`: one alternative at random (nestable; `[a|]` makes `a` optional).
 
