@@ -4,35 +4,25 @@ a real headless Chromium (Debian's `chromium` package) opening it.
 The browser is driven over the Chrome DevTools Protocol on a pipe
 (`--remote-debugging-pipe`: JSON messages ending in NUL on file descriptors 3
 and 4), so no browser-automation package is needed. Tests that need Chromium
-skip, with the reason, where it is not installed (CI installs it: .ci/run).
+skip, with the reason, where it is not installed (tests/chromium.py).
+The annotation view (accept, reject, relabel, add, export) is tested in
+tests/test_review_annotate.py.
 """
 
 import base64
+import hashlib
 import json
-import os
-import shutil
-import subprocess
-import time
 from html.parser import HTMLParser
-from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
 import pytest
 import spacy
+from chromium import DevTools, needs_chromium
 from spacy.tokens import Span, SpanGroup
 
 from spacy_deid import labels
 from spacy_deid.extensions import PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR
 from spacy_deid.review.page import NOTICE, render_page, review_note
-
-CHROMIUM = next(
-    (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)),
-    None,
-)
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="Chromium is not installed (apt-get install chromium); .ci/run installs it",
-)
 
 # A fixture note: (start, end, label, score, provenance) of its removed spans.
 FIXTURE_TEXT = (
@@ -129,10 +119,22 @@ def test_page_is_self_contained_and_escapes_text():
     parser = MarkCollector()
     parser.feed(page)
     assert parser.external == []
-    assert "<script" not in page and "@import" not in page and "url(" not in page
+    assert "@import" not in page and "url(" not in page
+    # Two scripts: the notes as JSON data, and the page's own code, allowed by its hash.
+    assert page.count("<script") == 2 and " src=" not in page
+    assert '<script type="application/json" id="review-data">' in page
+    digest = base64.b64encode(hashlib.sha256(page_script(page).encode()).digest()).decode()
+    assert f"script-src 'sha256-{digest}'" in page
     assert "&lt;back&gt; &amp; left" in page and "<back>" not in page
+    # In the JSON data, no "<" can end the script element.
+    data = page.split('id="review-data">')[1].split("</script>")[0]
+    assert "<" not in data and "\\u003cback>" in data
     assert "note-&lt;1&gt;" in page
     assert "default-src 'none'" in page
+
+
+def page_script(page: str) -> str:
+    return page.split("<script>")[1].split("</script>")[0]
 
 
 @pytest.mark.parametrize("sort,first", [("uncertainty", "unsure"), ("input", "sure")])
@@ -163,85 +165,6 @@ def test_bad_sort_is_refused():
 
 
 # --- Chromium -------------------------------------------------------------------
-
-
-class DevTools:
-    """A headless Chromium driven over --remote-debugging-pipe."""
-
-    def __init__(self, user_dir: Path) -> None:
-        to_browser_r, self._to_browser = os.pipe()
-        self._from_browser, from_browser_w = os.pipe()
-        command = (
-            f'exec "{CHROMIUM}" --headless --no-sandbox --disable-gpu --no-first-run '
-            f'--disable-extensions --user-data-dir="{user_dir}" --remote-debugging-pipe '
-            f"3<&{to_browser_r} 4>&{from_browser_w}"
-        )
-        self.process = subprocess.Popen(
-            ["bash", "-c", command],
-            pass_fds=(to_browser_r, from_browser_w),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        os.close(to_browser_r)
-        os.close(from_browser_w)
-        self._buffer = b""
-        self._next_id = 0
-        self.events: List[Dict[str, Any]] = []
-
-    def _read_message(self, deadline: float) -> Dict[str, Any]:
-        while b"\0" not in self._buffer:
-            if time.time() > deadline:
-                raise TimeoutError("Chromium did not answer in time")
-            chunk = os.read(self._from_browser, 65536)
-            if not chunk:
-                raise RuntimeError("Chromium closed the pipe")
-            self._buffer += chunk
-        message, self._buffer = self._buffer.split(b"\0", 1)
-        return json.loads(message)
-
-    def send(
-        self,
-        method: str,
-        params: Optional[Dict[str, Any]] = None,
-        session: Optional[str] = None,
-        timeout: float = 30,
-    ) -> Dict[str, Any]:
-        self._next_id += 1
-        message = {"id": self._next_id, "method": method, "params": params or {}}
-        if session:
-            message["sessionId"] = session
-        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
-        deadline = time.time() + timeout
-        while True:
-            reply = self._read_message(deadline)
-            if reply.get("id") == self._next_id:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
-                return reply["result"]
-            self.events.append(reply)
-
-    def wait_for(self, method: str, timeout: float = 30) -> Dict[str, Any]:
-        deadline = time.time() + timeout
-        for event in self.events:
-            if event.get("method") == method:
-                return event
-        while True:
-            event = self._read_message(deadline)
-            self.events.append(event)
-            if event.get("method") == method:
-                return event
-
-    def close(self) -> None:
-        try:
-            self.send("Browser.close", timeout=10)
-        except Exception:
-            pass
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        os.close(self._to_browser)
-        os.close(self._from_browser)
 
 
 MARKS_JS = """JSON.stringify(Array.from(document.querySelectorAll('mark.phi')).map(m => ({
@@ -384,3 +307,34 @@ def test_review_command_names_a_missing_folder(rules_pipeline, tmp_path):
         app, ["review", str(missing), str(tmp_path / "o.html"), "--model", str(rules_pipeline)]
     )
     assert result.exit_code == 1 and "nowhere" in result.output
+
+
+@pytest.mark.parametrize(
+    "make_output,message",
+    [
+        (lambda tmp: tmp / "out", "is a folder"),  # an existing folder given as the page
+        (lambda tmp: tmp / "a-file" / "review.html", "is a file, not a folder"),
+        (lambda tmp: tmp / "locked" / "review.html", "not writable"),
+    ],
+)
+def test_review_command_refuses_an_unwritable_output_clearly(
+    rules_pipeline, tmp_path, make_output, message
+):
+    import os
+
+    from typer.testing import CliRunner
+
+    from spacy_deid.cli import app
+
+    (tmp_path / "out").mkdir()
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    (tmp_path / "locked").mkdir(mode=0o500)
+    if message == "not writable" and os.access(tmp_path / "locked", os.W_OK):
+        pytest.skip("running as a user (root) whom a read-only folder does not stop")
+    (tmp_path / "n.txt").write_text("Text.\n", encoding="utf-8")
+    output = make_output(tmp_path)
+    result = CliRunner().invoke(
+        app, ["review", str(tmp_path / "n.txt"), str(output), "--model", str(rules_pipeline)]
+    )
+    assert result.exit_code == 1 and message in " ".join(result.output.split())
+    assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -8,6 +8,7 @@ from wasabi import msg
 from ..corpus.docbin import convert_corpus
 from ..corpus.docs import EXPAND, MISALIGNED_POLICIES
 from ..corpus.formats import AUTO, FORMATS
+from ..review.export import ExportError, unpacked
 from . import app
 from ._util import (
     CORPUS_ERRORS,
@@ -42,7 +43,8 @@ def convert_cli(
     ),
     if_empty: Optional[Path] = typer.Option(None, "--if-empty", help=IF_EMPTY_HELP),
 ) -> None:
-    """Convert an annotated corpus (i2b2 2014/2006 XML, PhysioNet) to a DocBin."""
+    """Convert an annotated corpus (i2b2 2014/2006 XML, PhysioNet; a .zip of them, such as
+    the review page's export) to a DocBin."""
     input_path = corpus_path_or_default(input_arg, if_empty)
     if format not in FORMATS:
         msg.fail(f"--format must be one of {', '.join(FORMATS)}", exits=1)
@@ -50,19 +52,21 @@ def convert_cli(
         msg.fail(f"--misaligned must be one of {', '.join(MISALIGNED_POLICIES)}", exits=1)
     nlp = load_tokenizer_pipeline(base)
     try:
-        n_notes, n_mentions, problems, alignment = convert_corpus(
-            input_path,
-            output_path,
-            # The tokenizer alone: nlp.make_doc refuses notes over max_length,
-            # a limit for the parser/NER's memory, not for tokenizing.
-            nlp.tokenizer,
-            format=format,
-            lenient=lenient,
-            misaligned=misaligned,
-        )
+        # A .zip (the review page's export) is read as the folder of files it holds.
+        with unpacked(input_path) as corpus_path:
+            n_notes, n_mentions, problems, alignment = convert_corpus(
+                corpus_path,
+                output_path,
+                # The tokenizer alone: nlp.make_doc refuses notes over max_length,
+                # a limit for the parser/NER's memory, not for tokenizing.
+                nlp.tokenizer,
+                format=format,
+                lenient=lenient,
+                misaligned=misaligned,
+            )
     except CORPUS_ERRORS as error:
         raise fail_on_corpus_error(error)
-    except ValueError as error:
+    except (ExportError, ValueError) as error:
         msg.fail(str(error), exits=1)
     msg.good(f"Wrote {n_notes} notes with {n_mentions} PHI mentions to {output_path}")
     if problems.total:

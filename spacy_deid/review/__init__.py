@@ -1,6 +1,19 @@
-"""The review page: de-identified notes with their PHI spans, scores and
-provenance, for authorised reviewers (see page.py and docs/recall.md)."""
+"""The review page: notes with their PHI spans, scores and provenance, for
+authorised reviewers, and an annotation view whose export (i2b2 2014 XML in a
+ZIP) reads back for `spacy-deid convert` and to continue a review (page.py,
+export.py; docs/review.md)."""
 
+from .export import ExportError, is_export, read_export, unpacked
 from .page import NOTICE, ReviewNote, ReviewSpan, render_page, review_note
 
-__all__ = ["NOTICE", "ReviewNote", "ReviewSpan", "render_page", "review_note"]
+__all__ = [
+    "NOTICE",
+    "ExportError",
+    "ReviewNote",
+    "ReviewSpan",
+    "is_export",
+    "read_export",
+    "render_page",
+    "review_note",
+    "unpacked",
+]
