@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import index as whole_number
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc
@@ -134,11 +135,15 @@ class Deidentifier:
 
         Whitespace at the edges of a span stays in the text (a model may end a
         name with the paragraph break after it); a span of whitespace alone is
-        left as it is."""
+        left as it is. Raises `SpanError` for a span that is not three items,
+        offsets that are not whole numbers, negative, reversed or past the end
+        of the text, a label with no operator, or overlapping spans; the
+        message gives the span's position and offsets, never the text or label."""
+        spans = self.checked_spans(text, spans)
         ordered = sorted(_without_edge_whitespace(text, spans))
         for (s1, e1, _), (s2, _, _) in zip(ordered, ordered[1:]):
             if s2 < e1:
-                raise ValueError(f"overlapping PHI spans at characters {s1}-{e1} and {s2}")
+                raise SpanError(f"overlapping PHI spans at characters {s1}-{e1} and {s2}")
         state = self.mapping.patient(patient_key) if patient_key is not None else PatientState()
         context = _DocContext(self, text, ordered, state, patient_key or "")
         released = Released(text="")
@@ -159,6 +164,52 @@ class Deidentifier:
         out.append(text[position:])
         released.text = "".join(out)
         return released
+
+
+    def checked_spans(self, text: str, spans: Iterable[Span3]) -> List[Span3]:
+        """`spans` as (int, int, str) triples, or SpanError naming the first bad one."""
+        if not isinstance(text, str):
+            raise SpanError(f"the text must be a str, got {type(text).__name__}")
+        if isinstance(spans, (str, bytes)):
+            raise SpanError("spans must be (start, end, label) triples, got a string")
+        checked: List[Span3] = []
+        for number, span in enumerate(spans, 1):
+            try:
+                start, end, label = span
+            except (TypeError, ValueError):
+                raise SpanError(f"span {number}: not a (start, end, label) triple") from None
+            where = f"span {number}"
+            bounds = []
+            for name, value in (("start", start), ("end", end)):
+                if isinstance(value, bool):
+                    raise SpanError(f"{where}: {name} is a bool, not a character offset")
+                try:
+                    bounds.append(whole_number(value))
+                except TypeError:
+                    raise SpanError(
+                        f"{where}: {name} is a {type(value).__name__}, not a whole number"
+                    ) from None
+            start, end = bounds
+            where = f"span {number} ({start}-{end})"
+            if start < 0 or end < 0:
+                raise SpanError(f"{where}: negative offset")
+            if end < start:
+                raise SpanError(f"{where}: end before start")
+            if end > len(text):
+                raise SpanError(f"{where}: past the end of the text ({len(text)} characters)")
+            if not isinstance(label, str) or label not in self.operators:
+                # The label is not echoed: a caller's label may be a value.
+                raise SpanError(
+                    f"{where}: the label is not a PHI subtype "
+                    f"(known: {', '.join(sorted(self.operators))})"
+                )
+            checked.append((start, end, label))
+        return checked
+
+
+class SpanError(ValueError):
+    """A PHI span given to `Deidentifier.release` that cannot be released:
+    the message names the span by position and offsets, never its text."""
 
 
 def _without_edge_whitespace(text: str, spans: Iterable[Span3]) -> Iterator[Span3]:
