@@ -289,3 +289,46 @@ def test_missing_data_file_is_a_clear_error(tmp_path):
 def test_span_group_always_written(nlp):
     doc = nlp("Nothing here.")
     assert "phi_safety_net" in doc.spans and len(doc.spans["phi_safety_net"]) == 0
+
+
+@pytest.mark.parametrize(
+    "role,word,safety_net,reconciler",
+    [
+        ("family", "son", True, True),
+        ("family", "guardian", True, False),
+        ("family", "neighbor", False, True),
+        ("credential", "md", True, True),
+        ("credential", "bcba", True, False),
+        ("credential", "m.d.", False, True),
+        ("credential", "son", False, False),
+    ],
+)
+def test_role_words_are_kept_once_for_both_components(role, word, safety_net, reconciler):
+    from spacy_deid.pipeline.reconciler.rules import make_reconciler_rules
+    from spacy_deid.pipeline.safety_net import cues
+
+    by_role = {
+        "family": (cues.RELATIONS, "family_role_cues"),
+        "credential": (cues.CREDENTIALS, "credential_cues"),
+    }
+    safety_net_words, list_name = by_role[role]
+    assert (word in safety_net_words) is safety_net
+    assert (word in make_reconciler_rules()["lists"][list_name]) is reconciler
+
+
+def test_a_bad_role_word_line_names_the_file_and_line(tmp_path, monkeypatch):
+    from spacy_deid.data_files import DataFileError
+    from spacy_deid.pipeline import shared_words
+
+    bad = tmp_path / "role_words.jsonl"
+    bad.write_text(
+        '{"word": "son", "role": "family", "used_by": ["safety_net"]}\n'
+        '{"word": "x", "role": "pet", "used_by": ["safety_net"]}\n'
+    )
+    monkeypatch.setattr(shared_words, "ROLE_WORDS_PATH", bad)
+    shared_words.role_words.cache_clear()
+    try:
+        with pytest.raises(DataFileError, match="line 2"):
+            shared_words.role_words("family", "safety_net")
+    finally:
+        shared_words.role_words.cache_clear()

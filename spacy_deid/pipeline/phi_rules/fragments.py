@@ -16,6 +16,8 @@ import regex
 
 from ...data_files import DATA_DIR, read_jsonl
 from ...surrogates import formats, lists
+from ..shared_words import load_job_heads, role_words
+
 STATES_FILE = DATA_DIR / "phi_us_states.jsonl"
 
 _REFERENCE = regex.compile(r"\{([A-Z][A-Z0-9_]*)\}")
@@ -84,9 +86,8 @@ NOT_OCCUPATIONS = frozenset({"caregiver", "caretaker", "homemaker", "parent", "g
 def _job_heads() -> List[str]:
     """Job head nouns (`spacy-deid.JobHeadNouns.v1`: the last words of the shipped
     job titles) that are no family or care role."""
-    from ..safety_net import RELATIONS, load_job_heads  # the safety net owns the list
-
-    return [w for w in load_job_heads() if w not in RELATIONS and w not in NOT_OCCUPATIONS]
+    relations = role_words("family", "safety_net")
+    return [w for w in load_job_heads() if w not in relations and w not in NOT_OCCUPATIONS]
 
 
 @lru_cache(maxsize=1)

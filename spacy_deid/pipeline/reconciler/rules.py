@@ -4,7 +4,8 @@ Rules (JSONL, one object per line, each with an `id`) say when a mention of a
 given type is relabelled or dropped; guard and cue lists (JSON, name -> list
 of lower-case strings) are referenced by name from the rules and used by the
 reconciliation and propagation steps. Both ship in `spacy_deid/data/`
-(`reconciler_rules.jsonl`, `reconciler_lists.json`), arrive in the component
+(`reconciler_rules.jsonl`, `reconciler_lists.json`; the family-role and
+credential cues in `role_words.jsonl`, shared with the safety net), arrive in the component
 through `initialize(..., rules=...)` (usually from the registered loader
 `spacy-deid.ReconcilerRules.v1`) and are saved with the pipeline.
 
@@ -50,6 +51,7 @@ from spacy.util import registry
 
 from ... import labels
 from ...data_files import DATA_DIR, read_jsonl
+from ..shared_words import role_words
 
 DEFAULT_RULES_PATH = DATA_DIR / "reconciler_rules.jsonl"
 DEFAULT_LISTS_PATH = DATA_DIR / "reconciler_lists.json"
@@ -60,6 +62,9 @@ MATCHES = ("in", "not_in")
 # Lists every rule set must have: the steps read them directly.
 LABEL_LISTS = ("reconcile_labels", "propagate_labels", "case_insensitive_labels", "numeric_labels")
 GUARD_LISTS = ("stop_words", "common_words", "clinical_terms")
+# Lists kept once for the reconciler and the safety net (data/role_words.jsonl):
+# a lists file that does not define them gets the reconciler's words from there.
+SHARED_LISTS = {"family_role_cues": "family", "credential_cues": "credential"}
 REQUIRED_LISTS = LABEL_LISTS + GUARD_LISTS
 
 
@@ -262,6 +267,8 @@ def read_lists(path: Path) -> Dict[str, List[str]]:
         raise ReconcilerRuleError(f"{path}: not valid JSON") from None
     if not isinstance(lists, dict):
         raise ReconcilerRuleError(f"{path}: expected an object of named lists")
+    for name, role in SHARED_LISTS.items():
+        lists.setdefault(name, sorted(role_words(role, "reconciler")))
     return lists
 
 

@@ -1,0 +1,157 @@
+"""Token and line shapes the cue families share: is a word name-like, where its
+line and sentence start, is it shouted or glued to the word before.
+"""
+
+from typing import Dict, List, Set
+
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.tokens import Doc, Token
+
+from ..lexicon import FIRST, LAST
+from .cues import (
+    CUE_WORDS,
+    EPONYM_NOUNS,
+    QUOTES,
+    SENTENCE_ENDS,
+)
+
+
+class TokenShapes:
+    """Part of `SafetyNet` (a mixin): the word lists and settings the cue
+    families read, and the token shapes they share."""
+
+    clinical: Set[str]  # clinical vocabulary: never a name
+    common: Dict[str, int]  # common English word -> Zipf bucket
+    job_heads: Set[str]  # spacy-deid.JobHeadNouns.v1
+    common_zipf: int
+    stop_zipf: int
+    max_name_tokens: int
+    id_window: int
+
+    def _zipf(self, token: Token) -> int:
+        return self.common.get(token.lower_, 0)
+
+    def _nameish(self, token: Token, *, strong: bool) -> bool:
+        """A capitalised word that may be (part of) a name."""
+        text = token.text
+        if not (token.is_alpha and text[0].isupper() and len(text) >= 2):
+            return False
+        if token.lower_ in self.clinical or token.lower_ in CUE_WORDS or self._eponym(token):
+            return False
+        if strong:
+            # In shouted text ("HE DENIES AH/VH") only a known name that is no
+            # common word counts.
+            if token.is_upper and len(text) > 3 and self._shouted(token.doc, token.i):
+                return (
+                    self._known_name(token)
+                    and token.lower_ not in STOP_WORDS
+                    and self._zipf(token) < self.stop_zipf
+                )
+            return self._zipf(token) < self.stop_zipf
+        # Weak cue: "Tamsin", not "QTc" or "NSAIDs" (inner capitals are abbreviations),
+        # nor a word glued to the one before ("useStimulants": a lost line break).
+        doc = token.doc
+        return (
+            text[1:].islower()
+            and self._zipf(token) < self.common_zipf
+            and not self._glued(doc, token.i)
+            # "Evaluator:" is an attribute name
+            and not (token.i + 1 < len(doc) and doc[token.i + 1].text == ":")
+        )
+
+    @staticmethod
+    def _known_name(token: Token) -> bool:
+        return bool({FIRST, LAST} & set((token._.lexicon or "").split("|")))
+
+    @staticmethod
+    def _eponym(token: Token) -> bool:
+        """ "Cushing" in "Cushing's syndrome", "Lewy" in "Lewy body dementia"."""
+        doc, j = token.doc, token.i + 1
+        while j < len(doc) and doc[j].text in ("'s", "'", "’s", "’"):
+            j += 1
+        return j < len(doc) and doc[j].lower_ in EPONYM_NOUNS
+
+    @staticmethod
+    def _capitalised(token: Token) -> bool:
+        return token.is_alpha and token.text[0].isupper()
+
+    @staticmethod
+    def _line_starts(doc: Doc) -> List[int]:
+        """The first token of each token's line (as `_line_start`, in one pass)."""
+        starts = [0] * len(doc)
+        start = 0
+        for i in range(1, len(doc)):
+            before = doc[i - 1]
+            if "\n" in before.text_with_ws or before.is_space or before.text == "|":
+                start = i
+            starts[i] = start
+        return starts
+
+    @staticmethod
+    def _line_start(doc: Doc, i: int) -> int:
+        """First token of i's line; a table cell ("| Attending: ...") counts as a line."""
+        while (
+            i > 0
+            and "\n" not in doc[i - 1].text_with_ws
+            and not doc[i - 1].is_space
+            and doc[i - 1].text != "|"
+        ):
+            i -= 1
+        return i
+
+    @staticmethod
+    def _line_ends(doc: Doc, end: int) -> bool:
+        return end >= len(doc) or "\n" in doc[end - 1].whitespace_ or doc[end].is_space
+
+    @staticmethod
+    def _shouted(doc: Doc, i: int) -> bool:
+        """Token i is in an all-capitals stretch (its neighbours are capitals too)."""
+        near = [t for t in doc[max(0, i - 3) : i + 4] if t.is_alpha and len(t) > 1]
+        return len(near) >= 3 and all(t.is_upper for t in near)
+
+    @staticmethod
+    def _glued(doc: Doc, i: int) -> bool:
+        """Token i is a capitalised word stuck to the word before it ("CenterNew")."""
+        return (
+            i > 0
+            and not doc[i - 1].whitespace_
+            and (doc[i - 1].is_alpha or doc[i - 1].is_digit)
+            and doc[i].is_alpha
+            and doc[i].text[0].isupper()
+        )
+
+    def _sentence_initial(self, doc: Doc, i: int) -> bool:
+        j = i - 1
+        while j >= 0 and doc[j].is_space:
+            j -= 1
+        if j < 0 or "\n" in doc[j].whitespace_ or doc[j].is_space and "\n" in doc[j].text:
+            return True
+        if doc[j].text in QUOTES and j > 0 and doc[j - 1].text in SENTENCE_ENDS:
+            return True  # 'he "doesn't join in." Tantrums ...'
+        return doc[j].text in SENTENCE_ENDS or "\n" in doc[i - 1].text_with_ws
+
+    def _after_sentence_end(self, doc: Doc, i: int) -> bool:
+        """Token i opens a sentence after ". ", "! ", "? " (not after an initial's dot)."""
+        j = i - 1
+        while j >= 0 and doc[j].is_space:
+            j -= 1
+        return (
+            j >= 1
+            and doc[j].text in (".", "!", "?")
+            and not (doc[j - 1].is_alpha and len(doc[j - 1]) == 1)
+        ) or (j >= 0 and (doc[j].text == "|" or (doc[j].text[-1:] in "!?" and len(doc[j]) > 1)))
+
+    @staticmethod
+    def _attribute_name_at(doc: Doc, i: int) -> bool:
+        """Token i opens an attribute name: "Payer:", "Unit/Bed:"."""
+        j = i + 1
+        # words joined by "/" or "-" without spaces ("Unit/Bed")
+        while (
+            j + 1 < len(doc)
+            and j - i < 4
+            and doc[j].text in ("/", "-")
+            and not doc[j - 1].whitespace_
+            and doc[j + 1].is_alpha
+        ):
+            j += 2
+        return j < len(doc) and doc[j].text == ":"
