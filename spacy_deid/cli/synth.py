@@ -27,6 +27,11 @@ def synth_cli(
         "all", "--values", "-v",
         help="Value half: PHI values from half A or B of every value list (name-held-out split), or all",
     ),
+    nursing: Optional[float] = typer.Option(
+        None, "--nursing",
+        help="Share of ICU, ward and psychiatric-unit nursing notes (0 = none, below 1); "
+             "default: the generator's NURSING_SHARE",
+    ),
     report: Optional[Path] = typer.Option(
         None, "--report", "-r",
         help="Also write a JSON report: counts per subtype, lengths, diversity, phenomena",
@@ -38,13 +43,15 @@ def synth_cli(
         msg.fail(f"--templates must be one of {', '.join(TEMPLATE_HALVES)}", exits=1)
     if values not in VALUE_HALVES:
         msg.fail(f"--values must be one of {', '.join(v for v in VALUE_HALVES if v)}", exits=1)
+    if nursing is not None and not 0 <= nursing < 1:
+        msg.fail("--nursing must be at least 0 and below 1", exits=1)
     existing = sorted(output_dir.glob("*.xml")) if output_dir.is_dir() else []
     if existing:
         msg.warn(f"{output_dir} already holds {len(existing)} .xml files: files with the same "
                  "names are overwritten, the others are kept")
     start = time.perf_counter()
     pairs = []
-    for note, info in generate_notes_with_info(n, seed, templates, values):
+    for note, info in generate_notes_with_info(n, seed, templates, values, nursing):
         write_i2b2_2014(note, output_dir / f"{note.note_id}.xml")
         pairs.append((note, info))
     seconds = time.perf_counter() - start

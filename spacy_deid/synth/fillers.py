@@ -33,3 +33,17 @@ SCORE_TRAPS = filler_values("score_traps")
 # number after one is a score, never an age or a room ("AUDIT 10", "AQ: 38").
 SCALES = tuple((record["value"], record["top"]) for record in filler_records("scales"))
 SCORE_FORMS = filler_values("score_forms")
+
+# Nursing notes (issue 25): drips with rate ranges ("{i:600-1800}" an integer,
+# "{r:0.02-0.3}" a decimal, filled by the `drip` slot), antibiotics, charting
+# systems, and the words around vitals. Never PHI.
+DRIPS = filler_values("drips")
+ANTIBIOTICS = filler_values("antibiotics")
+CHARTING_SYSTEMS = filler_values("charting_systems")
+SPUTUM_AMOUNTS = filler_values("sputum_amounts")
+SPUTUM_COLORS = filler_values("sputum_colors")
+TUBE_FEEDS = filler_values("tube_feeds")
+DISPOSITIONS = filler_values("dispositions")
+IV_DOSES = filler_values("iv_doses")
+UNIT_TYPES = filler_values("unit_types")
+SHIFTS = filler_values("shifts")

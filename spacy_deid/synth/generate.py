@@ -20,13 +20,14 @@ from .assembler import NoteBuilder, Seg, capitalize_first, fix_articles, strip_s
 from .context import NoteContext, Patient, draw_clinician, draw_patient
 from .families import FAMILIES, families_for, family_key, pool_name
 from .fields import FIELD_POOLS
-from .layouts import BULLETS, FIELD_SEPARATORS, HEADER_STYLES, LAYOUTS, SECTIONS, Section
+from .layouts import BULLETS, FIELD_SEPARATORS, HEADER_STYLES, LAYOUTS, NURSING, SECTIONS, Layout, Section
 from .sentences import POOLS
 from .slots import SLOTS
 from ..surrogates import SurrogateGenerator
 from .template import Template, render, select
 
 MIN_WORDS, MAX_WORDS = 300, 2500
+NURSING_MIN_WORDS = 40  # nursing notes are short: a shift's events and a systems review
 # A Titlecase word the tokenizer cuts from capitals or digits glued before it
 # ("HPIPatient", "39Sex"); "He", "Dr." and "O'Brien" stay glued, so they are not used.
 _TITLECASE_WORD = re.compile(r"[A-Z][a-z]{2,}")
@@ -71,6 +72,11 @@ TEMPLATE_HALVES = ("A", "B", "all")
 # Value-list halves of the name-held-out split (spacy_deid.surrogates.lists.half_of).
 VALUE_HALVES = ("A", "B", "all", None)
 
+# Nursing notes: their default share of notes (the nursing_style family's weight;
+# `--nursing` sets it) and how often one is typed all in capitals or lower case.
+NURSING_SHARE = FAMILIES["nursing_style"].weight
+NURSING_UPPER, NURSING_LOWER = 0.2, 0.3
+
 # Probability that each header field appears (by template id).
 HEADER_FIELD_PROBS = {
     "header.000": .75, "header.001": .4, "header.002": .45, "header.003": .8, "header.004": .35,
@@ -100,6 +106,7 @@ class NoteInfo:
     templates: Counter = field(default_factory=Counter)
     inserted: List[str] = field(default_factory=list)  # the value inserted per mention, in order
     wrapped: bool = False  # lines hard-wrapped at a fixed width
+    note_type: str = "intake"
 
 
 @dataclass
@@ -421,8 +428,30 @@ class _NoteWriter:
         return out
 
 
+def _layouts(half: str, nursing: float) -> list:
+    """The layouts of a template half; nursing layouts only when they have a share."""
+    return [layout for layout in select(LAYOUTS, half)  # type: ignore[arg-type]
+            if nursing > 0 or layout.note_type != NURSING]
+
+
+def _weight(layout: Layout, layouts: list, nursing: float) -> float:
+    """A layout's draw weight: nursing layouts share `nursing` of all notes equally."""
+    if layout.note_type != NURSING:
+        return layout.weight
+    others = sum(other.weight for other in layouts if other.note_type != NURSING)
+    count = sum(1 for other in layouts if other.note_type == NURSING)
+    return others * nursing / (1 - nursing) / count
+
+
+def check_nursing_share(nursing: float) -> float:
+    if not 0 <= nursing < 1:
+        raise ValueError(f"the nursing share must be at least 0 and below 1, not {nursing!r}")
+    return nursing
+
+
 def _build_note(note_id: str, patient: Patient, visit: dt.date, rng: random.Random,
-                half: str, values: Optional[str] = None) -> Tuple[Note, NoteInfo]:
+                half: str, values: Optional[str] = None,
+                nursing: float = 0.0) -> Tuple[Note, NoteInfo]:
     gen = SurrogateGenerator(rng=rng, values=values)
     facility = gen.choice(patient.hospitals + [gen.hospital()])
     age_now = patient.age + (visit - patient.first_visit).days // 365
@@ -433,21 +462,31 @@ def _build_note(note_id: str, patient: Patient, visit: dt.date, rng: random.Rand
         facility=facility, facility_abbr=SurrogateGenerator.abbreviate(facility) or facility,
         half=half,
     )
-    layouts = select(LAYOUTS, half)  # type: ignore[arg-type]
-    layout = rng.choices(layouts, weights=[layout.weight for layout in layouts])[0]
-    if layout.note_type != "intake":
+    layouts = _layouts(half, nursing)
+    layout = rng.choices(layouts, weights=[_weight(layout, layouts, nursing) for layout in layouts])[0]
+    case = "upper" if layout.upper else ""
+    if layout.note_type == NURSING:
+        ctx.phenomena[family_key("nursing_style")] += 1
+        ctx.phenomena[f"note_type:{layout.note_type}"] += 1
+        if layout.case == "mixed":  # charted as typed: often all capitals or all lower case
+            roll = rng.random()
+            case = "upper" if roll < NURSING_UPPER else "lower" if roll < NURSING_UPPER + NURSING_LOWER else ""
+    elif layout.note_type != "intake":
         ctx.phenomena[family_key("note_type")] += 1
         ctx.phenomena[f"note_type:{layout.note_type}"] += 1
     writer = _NoteWriter(ctx, _draw_style(rng), half)
-    if layout.upper:  # glued capitals ("DAKOTA.HIS", "BELLESAYS") are one token: no glue
+    if case:  # glued capitals ("DAKOTA.HIS", "BELLESAYS") are one token: no glue
         writer.style.glue = 0.0
         if writer.style.header.endswith("glued_inline"):
             writer.style.header = "upper_inline"
     for key, probability in layout.sections:
         if rng.random() < probability:
             writer.section(SECTIONS[key])
-    if layout.upper:  # dictations transcribed in capitals, PHI included
-        writer.blocks = [([Seg(seg.text.upper(), seg.label) for seg in segs], after)
+    if case:  # dictations transcribed in capitals, nursing notes typed in one case, PHI included
+        change = str.upper if case == "upper" else str.lower
+        if case == "lower":
+            ctx.phenomena["lower_case_note"] += 1
+        writer.blocks = [([Seg(change(seg.text), seg.label) for seg in segs], after)
                          for segs, after in writer.blocks]
     builder = writer.build()
     text = builder.text()
@@ -455,23 +494,30 @@ def _build_note(note_id: str, patient: Patient, visit: dt.date, rng: random.Rand
                 patient_id=note_id.split("-")[0])
     info = NoteInfo(note_id=note_id, layout=layout.id, words=len(text.split()),
                     phenomena=ctx.phenomena, templates=ctx.templates_used,
-                    inserted=list(builder.inserted), wrapped=bool(writer.style.wrap))
+                    inserted=list(builder.inserted), wrapped=bool(writer.style.wrap),
+                    note_type=layout.note_type)
     return note, info
 
 
 def generate_note(note_id: str, patient: Patient, visit: dt.date, seed: str,
-                  half: str = "all", values: Optional[str] = None) -> Tuple[Note, NoteInfo]:
+                  half: str = "all", values: Optional[str] = None,
+                  nursing: float = 0.0) -> Tuple[Note, NoteInfo]:
     """One note of a given length range; retries with derived seeds until
-    its length is between MIN_WORDS and MAX_WORDS words."""
+    its length is between MIN_WORDS (NURSING_MIN_WORDS for the shorter
+    nursing notes) and MAX_WORDS words."""
     for attempt in range(20):
-        note, info = _build_note(note_id, patient, visit, random.Random(f"{seed}:{attempt}"), half, values)
-        if MIN_WORDS <= info.words <= MAX_WORDS:
+        note, info = _build_note(note_id, patient, visit, random.Random(f"{seed}:{attempt}"), half, values,
+                                 nursing)
+        low = NURSING_MIN_WORDS if info.note_type == NURSING else MIN_WORDS
+        if low <= info.words <= MAX_WORDS:
             return note, info
     return note, info
 
 
 def generate_notes_with_info(n: int, seed: int = 0, templates: str = "all",
-                             values: Optional[str] = None) -> Iterator[Tuple[Note, NoteInfo]]:
+                             values: Optional[str] = None,
+                             nursing: Optional[float] = None) -> Iterator[Tuple[Note, NoteInfo]]:
+    nursing = check_nursing_share(NURSING_SHARE if nursing is None else nursing)
     if templates not in TEMPLATE_HALVES:
         raise ValueError(f"templates must be one of {TEMPLATE_HALVES}, not {templates!r}")
     if values not in VALUE_HALVES:
@@ -487,13 +533,14 @@ def generate_notes_with_info(n: int, seed: int = 0, templates: str = "all",
         for record in range(1, records + 1):
             note_id = f"{patient_number}-{record:02d}"
             yield generate_note(note_id, patient, visit,
-                                f"spacy-deid-synth:{seed}:{templates}:note:{note_id}", templates, values)
+                                f"spacy-deid-synth:{seed}:{templates}:note:{note_id}", templates, values,
+                                nursing)
             visit += dt.timedelta(days=patient_rng.randint(7, 400))
             produced += 1
 
 
 def generate_notes(n: int, seed: int = 0, templates: str = "all",
-                   values: Optional[str] = None) -> Iterator[Note]:
+                   values: Optional[str] = None, nursing: Optional[float] = None) -> Iterator[Note]:
     """`n` fictional psychiatric intake notes with gold PHI mentions.
 
     `templates` is "A", "B" or "all": notes from one half of the layouts and
@@ -501,6 +548,8 @@ def generate_notes(n: int, seed: int = 0, templates: str = "all",
     `values` is "A", "B" or None/"all": PHI values (names, places, occupations,
     organisation words) from one half of every value list only, so test notes
     can hold only names never seen in training (the name-held-out split).
+    `nursing` is the share of ICU, ward and psychiatric-unit nursing notes
+    (0 = none; None = NURSING_SHARE, the `nursing_style` family's weight).
     """
-    for note, _ in generate_notes_with_info(n, seed, templates, values):
+    for note, _ in generate_notes_with_info(n, seed, templates, values, nursing):
         yield note

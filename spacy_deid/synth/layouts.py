@@ -36,8 +36,10 @@ class Layout:
     weight: float = 1.0  # sampling weight against the other layouts of the half
     upper: bool = False  # the whole note in capitals (dictation transcripts)
     note_type: str = "intake"
+    case: str = ""  # "mixed": each note as written, in capitals or in lower case (nursing notes)
 
 
+NURSING = "nursing"  # the note type of the nursing layouts
 SECTION_KINDS = ("narrative", "fields", "list", "mse", "checklist", "title", "block")
 
 
@@ -62,7 +64,9 @@ INTAKE_SIGNATURE_BLOCK = 0.25
 
 def _load_layouts() -> Tuple[Layout, ...]:
     """Intake layouts have weight 1 and may end with a signature block; the
-    other note types (the "note_type" family) weigh that family's weight each."""
+    other note types (the "note_type" family) weigh that family's weight each;
+    nursing notes weigh 0 here: the writer gives them their share of notes
+    (`NURSING` layouts, the `nursing_style` family)."""
     layouts = []
     for position, record in enumerate(records("layouts.jsonl")):
         expected = (f"layout.{position:03d}", HALVES[position % 2])
@@ -76,6 +80,9 @@ def _load_layouts() -> Tuple[Layout, ...]:
         if record["note_type"] == "intake":
             layouts.append(Layout(record["id"], record["half"],
                                   sections + (("sig_block", INTAKE_SIGNATURE_BLOCK),)))
+        elif record["note_type"] == NURSING:
+            layouts.append(Layout(record["id"], record["half"], sections, 0.0, record["upper"],
+                                  NURSING, record.get("case", "")))
         else:
             layouts.append(Layout(record["id"], record["half"], sections, FAMILIES["note_type"].weight,
                                   record["upper"], record["note_type"]))

@@ -19,9 +19,10 @@ Non-PHI slots fill in drugs, doses, durations and other traps.
 | `contacts` | PHONE, FAX, EMAIL, URL, IPADDR |
 | `identifiers` | MEDICALRECORD, SSN, HEALTHPLAN, ACCOUNT, LICENSE, VEHICLE, DEVICE, BIOID, IDNUM |
 | `clinical` | nothing: non-PHI vocabulary and traps (numbers that are no PHI) |
+| `measurements` | nothing: vitals, drips, vent settings, labs and the words of nursing notes (never PHI) |
 """
 from . import ages, clinical, clinicians, contacts, dates, identifiers, locations, names  # noqa: F401
-from . import professions, usernames  # noqa: F401
+from . import measurements, professions, usernames  # noqa: F401
 from .registry import SLOTS, phi, plain, slot
 
 __all__ = ["SLOTS", "slot", "phi", "plain"]

@@ -106,3 +106,29 @@ def doc_name(ctx, arg):
     if form == "last_first":
         return phi(labels.DOCTOR, f"{p.last}, {p.first}")
     return phi(labels.DOCTOR, f"{p.last}, {p.first}") + plain(f", {cred}")
+
+
+@slot("nsg_clin")
+def nsg_clin(ctx, arg):
+    """Clinicians as nursing notes write them: `{nsg_clin:dr}` "dr smith" (mostly lower
+    case), `{nsg_clin:any}` also "np jones", "Dr. Smith", `{nsg_clin:rn}` the nurse's
+    signature "j smith rn", "J. Smith, RN" (the name is DOCTOR, titles and credentials not)."""
+    gen = ctx.gen
+    if arg == "rn":
+        clin = draw_clinician(gen, "nurse")
+        ctx.clinician = clin
+        p = clin.person
+        name = gen.choice((f"{p.first[0]} {p.last}", f"{p.first[0]}. {p.last}", f"{p.first} {p.last}",
+                           p.last, f"{p.first[0]}.{p.last}"))
+        lower = gen.chance(0.5)
+        ctx.phenomena["name_lower_case" if lower else "nurse_signature"] += 1
+        credential = gen.choice((" rn", " RN", ", RN", ", rn", " r.n.", " RN, BSN"))
+        return phi(labels.DOCTOR, name.lower() if lower else name) + plain(credential)
+    clin = _clinician(ctx, "new" if arg == "dr" or gen.chance(0.5) else "any")
+    last = clin.person.last
+    if gen.chance(0.65):
+        ctx.phenomena["name_lower_case"] += 1
+        last = last.lower()
+    title = gen.choice(("dr ", "dr. ", "Dr ", "Dr. ", "dr ")) if arg == "dr" else gen.choice(
+        ("dr ", "dr. ", "Dr. ", "np ", "pa ", "NP ", "Dr "))
+    return plain(title) + phi(labels.DOCTOR, last)

@@ -1,5 +1,5 @@
 """Dates (DATE): `{date:visit|dob|past|recent|future|year|month_year|weekday|
-holiday|season|bare_season|month}` in the formats notes use.
+holiday|season|bare_season|month|md}` in the formats notes use.
 """
 import datetime as dt
 from typing import Dict, List
@@ -22,6 +22,7 @@ def _date_text(ctx: NoteContext, value: dt.date, weights: Dict[str, int]) -> Lis
 RECENT_WEIGHTS = {"md_slash": 25, "mdy_slash": 20, "mdy_slash0": 8, "month_d": 12, "mon_d": 3,
                   "month_ord": 3, "weekday": 14, "weekday_md": 2, "month_d_y": 5, "md_slash0": 3}
 MONTH_YEAR_WEIGHTS = {"month_y": 40, "my_slash": 15, "mon_y": 10, "month_of_y": 10, "my_slash2": 3}
+MONTH_DAY_WEIGHTS = {"md_slash": 20, "md_slash0": 3}
 YEARISH_WEIGHTS = {"year": 60, "month_y": 15, "my_slash": 6, "mon_y": 3, "month_of_y": 3,
                    "mdy_slash": 8, "month_d_y": 4, "year_apos": 1}
 
@@ -71,6 +72,11 @@ def date(ctx, arg):
         return phi(labels.DATE, gen.choice(formats.SEASONS))
     if arg == "month":
         return phi(labels.DATE, formats.MONTHS[gen.rng.randrange(12)])
+    if arg == "md":
+        # "7/23": month and day without a year, as nursing notes date events
+        ctx.phenomena["date_month_day"] += 1
+        value = visit - dt.timedelta(days=gen.rng.randint(-3, 14))
+        return _date_text(ctx, value, MONTH_DAY_WEIGHTS)
     # "past": any time in the last ten years
     value = gen.date_between(max(ctx.patient.dob + dt.timedelta(days=3650), visit - dt.timedelta(days=3650)),
                              visit - dt.timedelta(days=30))

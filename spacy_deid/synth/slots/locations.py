@@ -5,6 +5,7 @@ COUNTRY, ZIP, LOCATION-OTHER): `{hosp}`, `{org}`, `{fw_org}`, `{city}`,
 `{dept_name}`, `{room}`, `{room_line}`, `{loc}`.
 """
 from ... import labels
+from ...surrogates import SurrogateGenerator
 from ..context import NoteContext
 from .names import _pick_relative
 from .registry import count_family, phi, plain, slot, subset
@@ -19,7 +20,8 @@ def rel_city(ctx, arg):
 @slot("hosp")
 def hosp(ctx, arg):
     """`{hosp}` a prior hospital of the patient, `{hosp:here}` this facility,
-    `{hosp:abbr}` its abbreviation, `{hosp:new}` any hospital."""
+    `{hosp:abbr}` its abbreviation, `{hosp:new}` any hospital, `{hosp:abbr_new}` the
+    abbreviation of any hospital ("transferred from RGH")."""
     if arg == "here":
         return phi(labels.HOSPITAL, ctx.facility)
     if arg == "abbr":
@@ -27,7 +29,19 @@ def hosp(ctx, arg):
         return phi(labels.HOSPITAL, ctx.facility_abbr)
     if arg == "new":
         return phi(labels.HOSPITAL, ctx.gen.hospital())
+    if arg == "abbr_new":
+        ctx.phenomena["hospital_abbreviation"] += 1
+        name = ctx.gen.hospital()
+        abbreviation = SurrogateGenerator.abbreviate(name)
+        return phi(labels.HOSPITAL, abbreviation if len(abbreviation) >= 2 else name)
     return phi(labels.HOSPITAL, ctx.gen.choice(ctx.patient.hospitals))
+
+
+@slot("ward")
+def ward(ctx, arg):
+    """A named ward or unit of a hospital ("Hartwell 7", "the Okafor 4 unit"): DEPARTMENT."""
+    ctx.phenomena["ward_name"] += 1
+    return phi(labels.DEPARTMENT, ctx.gen.compose("unit_patterns.txt", "hospital_words.tsv"))
 
 
 @slot("org")
