@@ -439,7 +439,8 @@ def test_glue_table_agrees_with_the_tokenizer():
 
 def test_every_family_with_sections_has_its_pool():
     for name, family in FAMILIES.items():
-        assert family.subtypes is not None and 0 < family.weight <= 1, name
+        assert family.subtypes is not None and 0 <= family.weight <= 1, name
+        assert family.weight > 0 or name == "nursing_style", name  # nursing notes: opt-in share
         for section in family.sections:
             if section in FIELD_SECTIONS:
                 assert pool_name(name, lines=True) in FIELD_POOLS, (name, section)
@@ -458,7 +459,7 @@ def family_pairs():
 
 def test_every_family_occurs_and_is_reported(family_pairs):
     summary = summarize(family_pairs)
-    for name in FAMILIES:
+    for name in (name for name, family in FAMILIES.items() if family.weight > 0):
         assert summary["phenomena_notes"].get(f"family:{name}", 0) > 0, name
         assert summary["families"][name]["notes"] == summary["phenomena_notes"][f"family:{name}"]
     assert any(line.strip().startswith("room ") for line in format_table(summary))
@@ -469,7 +470,7 @@ def test_every_family_occurs_and_is_reported(family_pairs):
 def test_note_types_in_both_template_halves():
     for half in ("A", "B"):
         kinds = {layout.note_type for layout in LAYOUTS if layout.half == half}
-        assert kinds == {"intake", "progress", "consult", "discharge", "letter", "dictation"}
+        assert kinds == {"intake", "progress", "consult", "discharge", "letter", "dictation", "nursing"}
 
 
 def test_dictations_are_in_capitals(family_pairs):
@@ -643,3 +644,97 @@ def test_generation_is_deterministic_across_processes(seed, half):
                              capture_output=True, text=True, check=True)
         digests.add(out.stdout.strip())
     assert len(digests) == 1
+
+
+# --- nursing notes (issue 25, item 3) ---------------------------------------------------------------
+NURSING_SHARE_FOR_TESTS = 0.9
+
+
+@pytest.fixture(scope="module")
+def nursing_pairs():
+    pairs = list(generate_notes_with_info(40, seed=21, nursing=NURSING_SHARE_FOR_TESTS))
+    return [(note, info) for note, info in pairs if info.note_type == "nursing"]
+
+
+def test_nursing_notes_are_well_formed(nursing_pairs, tmp_path):
+    assert len(nursing_pairs) >= 25
+    labels_seen = set()
+    for note, info in nursing_pairs:
+        path = write_i2b2_2014(note, tmp_path / f"{note.note_id}.xml")
+        back = read_i2b2_2014(path)
+        assert back.text == note.text and back.mention_keys() == note.mention_keys()
+        assert [note.text[m.start:m.end] for m in note.mentions] == info.inserted
+        ordered = sorted(note.mentions)
+        assert all(a.end <= b.start for a, b in zip(ordered, ordered[1:]))
+        assert info.words >= 40
+        labels_seen |= {m.label for m in note.mentions}
+    assert {labels.DATE, labels.DOCTOR, labels.HOSPITAL, labels.DEPARTMENT} <= labels_seen
+
+
+# Numbers of vitals, drips, vent settings, gases and labs: never inside a mention.
+NUMBER_TRAPS = re.compile(
+    r"\b(?:hr|sbp|bp|nbp|map|rr|sats?|spo2|tmax|temp|cvp|pad|uo|u/o|peep|fio2|ps|cpap|ac|simv|tv|"
+    r"k|mg|hct|wbc|plt|inr|bun/cr|lactate|na|ca|phos|glucose|trop|ck|fs|fsbs|gcs|rass|ciwa|cows|rsbi)"
+    r" [<>+-]?\d[\d./x%-]*|\b7\.\d\d/\d+/\d+|\b\d+(?:\.\d+)? (?:mcg/kg/min|mcg/min|mg/hr|u/hr|cc/hr|u/min)",
+    re.IGNORECASE)
+
+
+def test_nursing_number_traps_stay_unannotated(nursing_pairs):
+    seen = 0
+    for note, _ in nursing_pairs:
+        spans = [(m.start, m.end) for m in note.mentions]
+        for match in NUMBER_TRAPS.finditer(note.text):
+            seen += 1
+            assert not any(s < match.end() and match.start() < e for s, e in spans), match.group()
+    assert seen > 200
+
+
+def test_month_day_dates_are_annotated(nursing_pairs):
+    month_day = [note.text[m.start:m.end] for note, _ in nursing_pairs for m in note.mentions
+                 if m.label == labels.DATE and re.fullmatch(r"\d{1,2}/\d{1,2}", note.text[m.start:m.end])]
+    assert len(month_day) > 20
+    assert all(1 <= int(v.split("/")[0]) <= 12 and 1 <= int(v.split("/")[1]) <= 31 for v in month_day)
+    for seed in range(30):
+        segs = SLOTS["date"](_context(seed), "md")
+        assert len(segs) == 1 and segs[0].label == labels.DATE
+        assert re.fullmatch(r"\d{1,2}/\d{1,2}", segs[0].text)
+
+
+def test_nursing_notes_hold_lower_case_clinicians_and_notes_in_one_case(nursing_pairs):
+    lower_doctors = [note.text[m.start:m.end] for note, _ in nursing_pairs for m in note.mentions
+                     if m.label == labels.DOCTOR and note.text[m.start:m.end].islower()]
+    assert len(lower_doctors) > 10
+    lower_notes = [note for note, info in nursing_pairs if info.phenomena["lower_case_note"]]
+    assert lower_notes and all(note.text == note.text.lower() for note in lower_notes)
+    assert any(note.text == note.text.upper() for note, _ in nursing_pairs)
+
+
+@pytest.mark.parametrize("kind", ["hr", "bp", "rr", "sat", "temp", "cvp", "uo", "io", "o2", "vent", "abg",
+                                  "lab", "fs"])
+def test_vital_slots_are_plain_numbers(kind):
+    for seed in range(10):
+        segs = SLOTS["vital"](_context(seed), kind)
+        assert segs and all(seg.label is None for seg in segs)
+        assert re.search(r"\d", "".join(seg.text for seg in segs)) or kind == "o2"
+
+
+def test_drip_rates_are_filled():
+    for seed in range(20):
+        text = "".join(seg.text for seg in SLOTS["drip"](_context(seed), ""))
+        assert "{" not in text and "}" not in text, text
+
+
+def test_nursing_share_is_an_option_and_zero_leaves_notes_unchanged():
+    default = [(n.text, n.mention_keys()) for n in generate_notes(5, seed=2)]
+    assert default == [(n.text, n.mention_keys()) for n in generate_notes(5, seed=2, nursing=0)]
+    kinds = [info.note_type for _, info in generate_notes_with_info(40, seed=3, nursing=0.5)]
+    assert 8 <= kinds.count("nursing") <= 32
+    again = [info.note_type for _, info in generate_notes_with_info(40, seed=3, nursing=0.5)]
+    assert kinds == again
+    with pytest.raises(ValueError, match="nursing share"):
+        next(generate_notes(1, nursing=1.0))
+
+
+def test_cli_refuses_a_bad_nursing_share(tmp_path):
+    result = CliRunner().invoke(app, ["synth", str(tmp_path / "out"), "--n", "1", "--nursing", "1.5"])
+    assert result.exit_code != 0
