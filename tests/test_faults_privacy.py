@@ -90,3 +90,87 @@ def test_2_release_takes_good_spans(case, spans):
     released = Deidentifier("placeholder").release(NOTE, spans, "p1")
     assert not shows_planted(released.text.replace(MRN, ""))
     assert released.text.startswith("Patient [")
+
+
+# --- 3. no value from inside a tag or a note in any message -------------------------
+runner = CliRunner()
+TEXT_2014 = "Seen by Dr. Lee on 4/17/2094."
+GOOD_TAG = '<DATE id="P1" start="19" end="28" text="4/17/2094" TYPE="DATE" comment="" />'
+
+
+def i2b2_2014(tags: str, text: str = TEXT_2014, declaration: str = "") -> str:
+    return (
+        f'<?xml version="1.0"{declaration}?>\n<deIdi2b2>\n<TEXT><![CDATA[{text}]]></TEXT>\n'
+        f"<TAGS>\n{tags}\n</TAGS>\n</deIdi2b2>\n"
+    )
+
+
+def i2b2_2006(record: str) -> str:
+    return f"<ROOT>\n{record}\n</ROOT>\n"
+
+
+# (case, file name, content, format): each a bad tag whose value is a planted name.
+BAD_TAGS = [
+    ("type-is-a-name", "a.xml", i2b2_2014(f'<NAME id="P0" start="8" end="15" text="Dr. Lee" TYPE="{NAME}" comment="" />'), "auto"),
+    ("tag-name-is-a-name", "a.xml", i2b2_2014('<Quartermaine id="P0" start="12" end="15" text="Lee" TYPE="DOCTOR" comment="" />'), "auto"),
+    ("id-is-a-name-duplicate", "a.xml", i2b2_2014(f'<DATE id="{NAME}" start="19" end="28" TYPE="DATE" />\n<DATE id="{NAME}" start="19" end="28" TYPE="DATE" />'), "auto"),
+    ("id-is-a-name-bad-offsets", "a.xml", i2b2_2014(f'<DATE id="{NAME}" start="x" end="28" TYPE="DATE" />'), "auto"),
+    ("id-is-a-name-missing-type", "a.xml", i2b2_2014(f'<DATE id="{NAME}" start="19" end="28" />'), "auto"),
+    ("id-is-a-name-out-of-range", "a.xml", i2b2_2014(f'<DATE id="{NAME}" start="19" end="2800" TYPE="DATE" />'), "auto"),
+    ("id-is-a-name-overlap", "a.xml", i2b2_2014(f'<DATE id="{NAME}" start="19" end="28" TYPE="DATE" />\n<DATE id="P9" start="20" end="28" TYPE="DATE" />'), "auto"),
+    ("id-is-a-name-text-mismatch", "a.xml", i2b2_2014(f'<DATE id="{NAME}" start="19" end="28" text="{NAME}" TYPE="DATE" />'), "auto"),
+    ("undefined-entity", "a.xml", i2b2_2014(GOOD_TAG, text="x").replace("<![CDATA[x]]>", "Seen by Dr. Lee on 4/17/2094 &Quartermaine;"), "auto"),
+    ("bad-character-reference", "a.xml", i2b2_2014(GOOD_TAG, text="x").replace("<![CDATA[x]]>", "Seen by Dr. Lee on 4/17/2094 &#88812345;"), "auto"),
+    ("encoding-is-a-name", "a.xml", i2b2_2014(GOOD_TAG, declaration=' encoding="Zebulon"'), "auto"),
+    ("2006-type-is-a-name", "b.xml", i2b2_2006(f'<RECORD ID="7"><TEXT>Seen by <PHI TYPE="{NAME}">Lee</PHI>.</TEXT></RECORD>'), "i2b2-2006"),
+    ("2006-record-id-is-a-name", "b.xml", i2b2_2006(f'<RECORD ID="{NAME}"><TEXT>Seen by <PHI TYPE="DOCTOR">Lee</PHI>.</TEXT></RECORD>\n<RECORD ID="{NAME}"><TEXT>x</TEXT></RECORD>'), "i2b2-2006"),
+    ("2006-element-is-a-name", "b.xml", i2b2_2006('<RECORD ID="7"><TEXT>Seen by <Quartermaine>Lee</Quartermaine>.</TEXT></RECORD>'), "i2b2-2006"),
+]
+
+
+def write_corpus(folder: Path, name: str, content: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(content, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("lenient", [False, True], ids=["strict", "lenient"])
+@pytest.mark.parametrize("case,name,content,format", BAD_TAGS, ids=[c[0] for c in BAD_TAGS])
+def test_3_convert_messages_show_no_value_from_a_tag(tmp_path, case, name, content, format, lenient):
+    corpus = write_corpus(tmp_path / "in", name, content)
+    args = ["convert", str(corpus), str(tmp_path / "out.spacy"), "--format", format]
+    result = runner.invoke(app, args + (["--lenient"] if lenient else []))
+    output = result.output + (str(result.exception) if result.exception else "")
+    assert not isinstance(result.exception, (AssertionError, TypeError, AttributeError)), case
+    assert not shows_planted(output), case
+    assert "tag" in output or "RECORD" in output or "entity" in output or "character" in output or "encoding" in output or result.exit_code == 0
+
+
+@pytest.mark.parametrize("case,name,content,format", [c for c in BAD_TAGS if c[3] == "auto"], ids=[c[0] for c in BAD_TAGS if c[3] == "auto"])
+def test_3_evaluate_messages_show_no_value_from_a_tag(tmp_path, case, name, content, format):
+    gold = write_corpus(tmp_path / "gold", name, content)
+    system = write_corpus(tmp_path / "system", name, i2b2_2014(GOOD_TAG))
+    for lenient in ([], ["--lenient"]):
+        result = runner.invoke(
+            app, ["evaluate", str(system), str(gold), "--output", str(tmp_path / "report"), "--no-plots", *lenient]
+        )
+        output = result.output + (str(result.exception) if result.exception else "")
+        assert not shows_planted(output), (case, lenient)
+        if (tmp_path / "report").exists():
+            assert not files_show_planted(tmp_path / "report"), (case, lenient)
+
+
+SHOWN_IDS = [
+    ("P12", True), ("T3", True), ("12", True), ("#4", True), ("line 7", True),
+    ("RECORD 12 PHI #3", True), ("RECORD #2", True),
+    (NAME, False), ("Quartermaine", False), ("P" + "1" * 20, False), ("", False), (None, False),
+    ("P1 Smith", False), ("RECORD Smith", False),
+]
+
+
+@pytest.mark.parametrize("value,shown", SHOWN_IDS, ids=[repr(v) for v, _ in SHOWN_IDS])
+def test_3_only_id_like_values_are_shown(value, shown):
+    from spacy_deid.corpus.problems import NOT_SHOWN, is_shown_id, shown_id
+
+    assert is_shown_id(value) is shown
+    assert shown_id(value) == (value if shown else NOT_SHOWN)

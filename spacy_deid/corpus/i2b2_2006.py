@@ -36,7 +36,7 @@ def read_i2b2_2006(path: PathLike, log: Optional[ProblemLog] = None) -> Iterator
     seen_ids = set()
     for position, record in enumerate(records):
         note_id = record.get("ID")
-        where = f"RECORD {note_id}" if note_id else f"RECORD #{position}"
+        where = f"RECORD {P.shown_id(note_id, f'#{position}')}"
         if not note_id:
             log.report(path, P.MISSING_ATTRIBUTE, "RECORD without an ID attribute", tag_id=where)
             continue
@@ -72,7 +72,7 @@ def _flatten(
             log.report(
                 path,
                 P.MALFORMED_XML,
-                f"unexpected element <{child.tag}> (or nested markup) inside TEXT; "
+                "an element other than PHI (or nested markup) inside TEXT; "
                 "its text is kept as plain text",
                 tag_id=tag_id,
             )
@@ -81,7 +81,7 @@ def _flatten(
             subtype = labels.I2B2_2006_TYPES.get((type_name or "").strip().upper())
             if subtype is None:
                 log.report(
-                    path, P.UNKNOWN_TYPE, f"unknown i2b2 2006 PHI TYPE {type_name!r}", tag_id=tag_id
+                    path, P.UNKNOWN_TYPE, "unknown i2b2 2006 PHI TYPE (the value is not shown)", tag_id=tag_id
                 )
             else:
                 raw.append(RawMention(tag_id, length, length + len(inner), subtype))

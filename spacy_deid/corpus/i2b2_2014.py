@@ -82,6 +82,12 @@ def read_i2b2_2014(path: PathLike, log: Optional[ProblemLog] = None) -> Note:
     )
 
 
+UNKNOWN_TYPE_PROBLEM = (
+    f"unknown PHI TYPE: not one of the {len(labels.SUBTYPES)} subtypes (the value is not shown)"
+)
+UNKNOWN_CATEGORY_PROBLEM = "unknown tag name: not a PHI category (the name is not shown)"
+
+
 def _raw_mentions(path: Path, root: ET.Element, log: ProblemLog):
     tags = root.find("TAGS")
     if tags is None:
@@ -89,33 +95,40 @@ def _raw_mentions(path: Path, root: ET.Element, log: ProblemLog):
     seen_ids = set()
     for position, element in enumerate(tags):
         tag_id = element.get("id") or f"#{position}"
+        # In messages: the id if it looks like one, else the tag's position.
+        where = P.shown_id(tag_id, f"#{position}")
         if tag_id in seen_ids:
-            log.report(path, P.DUPLICATE_ID, "tag id used twice", tag_id=tag_id)
+            log.report(path, P.DUPLICATE_ID, "tag id used twice", tag_id=where)
             continue
         seen_ids.add(tag_id)
         missing = [name for name in ("start", "end", "TYPE") if element.get(name) is None]
         if missing:
             log.report(
-                path, P.MISSING_ATTRIBUTE, f"missing attribute(s) {', '.join(missing)}", tag_id=tag_id
+                path, P.MISSING_ATTRIBUTE, f"missing attribute(s) {', '.join(missing)}", tag_id=where
             )
             continue
         try:
             start, end = int(element.get("start")), int(element.get("end"))
         except ValueError:
-            log.report(path, P.BAD_OFFSETS, "start/end are not integers", tag_id=tag_id)
+            log.report(path, P.BAD_OFFSETS, "start/end are not integers", tag_id=where)
             continue
+        # Neither the TYPE nor the tag name is echoed: either may hold a value.
         try:
             subtype = labels.normalize_subtype(element.get("TYPE"))
+        except labels.UnknownLabelError:
+            log.report(path, P.UNKNOWN_TYPE, UNKNOWN_TYPE_PROBLEM, tag_id=where)
+            continue
+        try:
             category = labels.normalize_category(element.tag)
-        except labels.UnknownLabelError as err:
-            log.report(path, P.UNKNOWN_TYPE, str(err), tag_id=tag_id)
+        except labels.UnknownLabelError:
+            log.report(path, P.UNKNOWN_TYPE, UNKNOWN_CATEGORY_PROBLEM, tag_id=where)
             continue
         if category is not None and labels.category_of(subtype) != category:
             log.report(
                 path,
                 P.CATEGORY_MISMATCH,
                 f"TYPE {subtype} does not belong to category {category}",
-                tag_id=tag_id,
+                tag_id=where,
             )
             continue
         yield RawMention(

@@ -1,8 +1,11 @@
 """Errors and the strict / lenient handling of bad corpus input.
 
 Messages name the file, the tag id and the problem, never note text or PHI:
-they end up in terminals, CI logs and bug reports.
+they end up in terminals, CI logs and bug reports. An id read from the
+input is shown only when it looks like one (`shown_id`): a tag id, TYPE or
+element name is input too and may hold a name.
 """
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Dict, List, Optional, Union
@@ -24,6 +27,29 @@ DUPLICATE_ID = "duplicate-id"
 MISSING_RECORD = "missing-record"
 
 
+# Ids a message may show: i2b2 tag ids ("P12", "T3"), record numbers, and
+# the positions and line numbers the readers make up ("#4", "line 7",
+# "RECORD 12 PHI #3"). Anything else is replaced, never echoed.
+_SHOWN_ID = r"(?:[A-Za-z]{0,4}|#)[0-9]{1,9}"
+_SHOWN_REFERENCE = re.compile(
+    rf"{_SHOWN_ID}|line [0-9]{{1,9}}|RECORD {_SHOWN_ID}(?: PHI #[0-9]{{1,9}})?"
+)
+NOT_SHOWN = "(id not shown)"
+
+
+def is_shown_id(value: Optional[str]) -> bool:
+    """Whether `value` is short and id-like enough to appear in a message."""
+    return value is not None and _SHOWN_REFERENCE.fullmatch(value) is not None
+
+
+def shown_id(value: Optional[str], fallback: Optional[str] = None) -> str:
+    """`value` if it may appear in a message (`is_shown_id`), else `fallback`
+    (a position the caller knows, "#3") or a fixed stand-in."""
+    if is_shown_id(value):
+        return str(value)
+    return fallback if fallback is not None else NOT_SHOWN
+
+
 class CorpusFormatError(ValueError):
     """Bad corpus input: names the file, the tag (if any) and the problem."""
 
@@ -31,10 +57,10 @@ class CorpusFormatError(ValueError):
         self, path: PathLike, problem: str, *, tag_id: Optional[str] = None, kind: str = ""
     ) -> None:
         self.path = str(path)
-        self.tag_id = tag_id
+        self.tag_id = None if tag_id is None else shown_id(tag_id)
         self.problem = problem
         self.kind = kind
-        where = self.path if tag_id is None else f"{self.path}: tag {tag_id}"
+        where = self.path if tag_id is None else f"{self.path}: tag {self.tag_id}"
         super().__init__(f"{where}: {problem}")
 
 

@@ -68,7 +68,7 @@ def validate_mentions(
             log.report(
                 path,
                 kind,
-                f"offsets {raw.start}-{raw.end} {what} tag {clash.tag_id} "
+                f"offsets {raw.start}-{raw.end} {what} tag {P.shown_id(clash.tag_id)} "
                 f"({clash.start}-{clash.end})",
                 tag_id=tag,
             )

@@ -60,14 +60,24 @@ def _decode(path: Path, data: bytes, encoding: str) -> str:
         return data.decode(encoding)
     except LookupError:
         raise CorpusFormatError(
-            path, f"unknown encoding {encoding!r} in the XML declaration", kind=P.UNDECODABLE
+            path,
+            "unknown encoding in the XML declaration (the name is not shown)",
+            kind=P.UNDECODABLE,
         ) from None
     except UnicodeDecodeError as err:
         raise CorpusFormatError(
             path,
-            f"bytes {err.start}-{err.end} are not valid {encoding}",
+            f"bytes {err.start}-{err.end} are not valid {_shown_encoding(encoding)}",
             kind=P.UNDECODABLE,
         ) from None
+
+
+def _shown_encoding(encoding: str) -> str:
+    """A codec's name as a message may show it (a known codec, bounded and plain;
+    the declaration is input, so an unknown name is never shown)."""
+    if re.fullmatch(r"[A-Za-z0-9._-]{1,40}", encoding):
+        return encoding
+    return "(name not shown)"
 
 
 def parse_markup(path: Path, xml: str) -> ET.Element:
@@ -101,14 +111,14 @@ def _unescape(path: Path, data: str) -> str:
             if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
                 raise CorpusFormatError(
                     path,
-                    f"character reference &{name}; in the note text is not a Unicode character",
+                    "a character reference in the note text is not a Unicode character",
                     kind=P.MALFORMED_XML,
                 )
             return chr(code)
         if name in _NAMED_ENTITIES:
             return _NAMED_ENTITIES[name]
         raise CorpusFormatError(
-            path, f"undefined XML entity &{name}; in the note text", kind=P.MALFORMED_XML
+            path, "an undefined XML entity in the note text", kind=P.MALFORMED_XML
         )
 
     if "&" not in data:

@@ -56,8 +56,8 @@ def _mention_units(note: Note, side: str) -> List[Unit]:
         if mention.label not in labels.CATEGORY_OF:
             raise EvaluationInputError(
                 f"{side}: note {note.note_id!r}: mention at offsets {mention.start}-{mention.end} "
-                f"has label {mention.label!r}, which is not one of the "
-                f"{len(labels.SUBTYPES)} subtypes"
+                f"has a label that is not one of the {len(labels.SUBTYPES)} subtypes "
+                "(the label is not shown)"
             )
         if not 0 <= mention.start < mention.end <= len(note.text):
             raise EvaluationInputError(
