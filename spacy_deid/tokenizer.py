@@ -34,6 +34,7 @@ from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, t
 from spacy.vocab import Vocab
 
 from .data_files import DATA_DIR, read_jsonl
+from .ml.fork import end_workers_when_pipe_fails
 
 DEFAULT_EXCEPTIONS_PATH = DATA_DIR / "tokenizer_exceptions.jsonl"
 
@@ -600,6 +601,9 @@ def create_deid_tokenizer(
     base_factory = registry.tokenizers.get("spacy.Tokenizer.v1")()
 
     def deid_tokenizer_factory(nlp: Language) -> DeidTokenizer:
+        # Every pipeline with this tokenizer: nlp.pipe(n_process>1) raises on a
+        # bad item or a failing worker instead of hanging (see ml/fork.py).
+        end_workers_when_pipe_fails(nlp)
         return DeidTokenizer(
             nlp.vocab,
             base_factory(nlp),

@@ -6,8 +6,14 @@ pool waits for threads that do not exist in it and hangs on a futex forever.
 A child that sets torch to one thread before its first use never touches that
 pool, and n workers on one thread each is also what n processes should use.
 """
+import multiprocessing
 import os
+import re
 import sys
+from typing import Any, Callable, Iterable, Iterator
+
+from spacy.language import Language
+from spacy.tokens import Doc
 
 _registered = False
 
@@ -24,3 +30,97 @@ def use_one_torch_thread_after_fork() -> None:
     if not _registered and hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=_one_torch_thread)
         _registered = True
+
+
+# --- nlp.pipe(n_process=...) that fails must end, not hang --------------------
+#
+# spaCy 3.8's `Language._multiprocessing_pipe` joins its workers in a
+# `finally` once the parent stops reading (an error reported by a worker, a bad
+# item, a consumer that breaks out of the loop, SIGTERM). A worker that is then
+# sending a batch of Docs larger than the pipe buffer waits for a reader for
+# good: every worker inherited every channel's read end at fork, so closing the
+# parent's copy never breaks its pipe. The join, and the pipe() call, hang.
+# The wrapper below ends this call's workers before spaCy joins them, and
+# checks each item in the parent before it is sent, so a bad item raises at
+# once with its position (never its content).
+
+
+class PipeInputError(ValueError):
+    """An item of nlp.pipe that no pipeline can process (named by position and kind)."""
+
+
+def check_pipe_item(index: int, item: Any) -> Any:
+    """`item` if a pipeline can take it: a Doc (or its bytes), or a str that is valid Unicode
+    text (a lone surrogate such as "\\ud800" cannot be tokenized or written)."""
+    if isinstance(item, (Doc, bytes)):  # bytes: a serialized Doc, as spaCy takes it
+        return item
+    if not isinstance(item, str):
+        raise PipeInputError(
+            f"nlp.pipe: item {index} is {type(item).__name__}, not a str or Doc"
+        )
+    surrogate = _LONE_SURROGATE.search(item)
+    if surrogate is not None:
+        raise PipeInputError(
+            f"nlp.pipe: item {index} holds a lone surrogate code point (half a UTF-16 "
+            f"pair) at character {surrogate.start()}: decode the note correctly first"
+        )
+    return item
+
+
+# Python str never holds a valid pair as two code points, so any surrogate is lone.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def end_workers_when_pipe_fails(nlp: Language) -> None:
+    """Make `nlp.pipe(..., n_process>1)` raise instead of hang when it stops
+    early (idempotent; only this pipeline object is changed)."""
+    original = nlp._multiprocessing_pipe
+    if getattr(original, "_ends_workers", False):
+        return
+
+    def multiprocessing_pipe(texts, pipes, n_process, batch_size):
+        before = set(multiprocessing.active_children())
+
+        def end_workers() -> None:
+            for child in multiprocessing.active_children():
+                if child not in before:
+                    child.terminate()
+
+        checked = (check_pipe_item(i, item) for i, item in enumerate(texts))
+        handler = nlp.default_error_handler
+
+        def error_handler(name, component, docs, error):
+            try:
+                return handler(name, component, docs, error)
+            except BaseException:
+                end_workers()
+                raise
+
+        docs = original(_ending_on_error(checked, end_workers), pipes, n_process, batch_size)
+        nlp.default_error_handler = error_handler
+        try:
+            for doc in docs:
+                yield doc
+        except BaseException:  # GeneratorExit (the caller stopped), SystemExit, errors
+            end_workers()
+            raise
+        finally:
+            nlp.default_error_handler = handler
+            docs.close()
+
+    multiprocessing_pipe._ends_workers = True
+    nlp._multiprocessing_pipe = multiprocessing_pipe
+
+
+def _ending_on_error(items: Iterable, end_workers: Callable[[], None]) -> Iterator:
+    """`items`, ending the workers first when reading the next one raises."""
+    iterator = iter(items)
+    while True:
+        try:
+            item = next(iterator)
+        except StopIteration:
+            return
+        except BaseException:
+            end_workers()
+            raise
+        yield item
