@@ -10,11 +10,18 @@ of being built by its factory; spaCy then resumes their training rather than
 initializing them afresh, keeping the learned weights, labels, rules and
 dictionaries. The [training], [corpora] and [initialize] blocks stay those of
 the base config.
+
+For a site's own corrected notes (the review page's export), `mixed_notes`
+mixes them with generated notes (rehearsal) for the `fine-tune-site`
+workflow (docs/review.md).
 """
+import random
 from pathlib import Path
-from typing import Union
+from typing import List, Optional, Sequence, Tuple, TypeVar, Union
 
 from thinc.api import Config
+
+T = TypeVar("T")
 
 
 def finetune_config(base: Config, source: Union[str, Path]) -> Config:
@@ -27,3 +34,18 @@ def finetune_config(base: Config, source: Union[str, Path]) -> Config:
     for name in pipeline:
         config["components"][name] = {"source": str(source)}
     return config
+
+
+def mixed_notes(
+    site: Sequence[T], generated: Sequence[T], repeat: Optional[int] = None, seed: int = 0
+) -> Tuple[List[T], int]:
+    """A site's corrected notes mixed with generated notes, shuffled, and the copies made.
+
+    Fine-tuning on a few site notes alone would forget what the generated
+    notes taught (rehearsal keeps it); the site notes are repeated (`repeat`,
+    default about as many site notes as generated ones) so they still weigh.
+    """
+    copies = repeat if repeat is not None else max(1, round(len(generated) / max(1, len(site))))
+    notes = [note for note in site for _ in range(copies)] + list(generated)
+    random.Random(seed).shuffle(notes)
+    return notes, copies

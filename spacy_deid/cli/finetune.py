@@ -1,24 +1,70 @@
-"""`spacy-deid finetune-config`: the training config of the fine-tune transfer strategy."""
+"""`spacy-deid finetune-config`: the training config of the fine-tune transfer strategy;
+`spacy-deid finetune-mix`: a site's corrected notes mixed with generated notes, the
+training data of the `fine-tune-site` workflow (docs/review.md)."""
 from pathlib import Path
+from typing import Optional
 
 import typer
-from spacy.util import load_config
+from spacy.util import is_package, load_config
 from wasabi import msg
 
-from ..transfer import finetune_config
+from ..corpus.docbin import notes_to_docbin
+from ..corpus.formats import read_corpus
+from ..review.export import ExportError, unpacked
+from ..transfer import finetune_config, mixed_notes
 from . import app
+from ._util import CORPUS_ERRORS, fail_on_corpus_error, load_tokenizer_pipeline
 
 
 @app.command("finetune-config")
 def finetune_config_cli(
     base_config: Path = typer.Argument(..., help="The config the source pipeline was trained with",
                                        exists=True, dir_okay=False),
-    source: Path = typer.Argument(..., help="The pipeline trained on the external corpus",
-                                  exists=True, file_okay=False),
+    source: str = typer.Argument(..., help="The pipeline to go on training: a folder, or the "
+                                 "name of an installed pipeline package (e.g. en_deid_psych)"),
     output: Path = typer.Argument(..., help="Where to write the fine-tune config"),
 ) -> None:
     """Write a config that goes on training SOURCE's components on new data."""
+    if not Path(source).is_dir() and not is_package(source):
+        msg.fail(f"{source}: neither a pipeline folder nor an installed pipeline package", exits=1)
     config = finetune_config(load_config(base_config), source)
     output.parent.mkdir(parents=True, exist_ok=True)
     config.to_disk(output)
     msg.good(f"Fine-tune config written to {output} (components sourced from {source})")
+
+
+@app.command("finetune-mix")
+def finetune_mix_cli(
+    site: Path = typer.Argument(..., help="The site's corrected notes: a review export (.zip) "
+                                "or a corpus folder/file (i2b2 2014 XML, ...)"),
+    generated: Path = typer.Argument(..., help="Generated notes to mix in (spacy-deid synth)"),
+    output: Path = typer.Argument(..., help="The training DocBin to write (.spacy)"),
+    repeat: Optional[int] = typer.Option(
+        None, "--repeat", min=1,
+        help="Copies of each site note (default: about as many site notes as generated ones)",
+    ),
+    base: Optional[str] = typer.Option(
+        None, "--base", "-b", help="Pipeline or .cfg whose tokenizer to use (as in convert)"
+    ),
+) -> None:
+    """Write one DocBin of the site's notes (repeated) and generated notes, shuffled."""
+    if output.suffix != ".spacy":
+        msg.fail(f"{output}: the output must end in .spacy", exits=1)
+    nlp = load_tokenizer_pipeline(base)
+    try:
+        with unpacked(site) as site_path:
+            site_notes = list(read_corpus(site_path))
+        generated_notes = list(read_corpus(generated))
+    except CORPUS_ERRORS as error:
+        raise fail_on_corpus_error(error)
+    except (ExportError, ValueError) as error:
+        msg.fail(str(error), exits=1)
+    if not site_notes:
+        msg.fail(f"{site}: no notes", exits=1)
+    notes, copies = mixed_notes(site_notes, generated_notes, repeat)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    notes_to_docbin(notes, nlp.tokenizer).to_disk(output)
+    msg.good(
+        f"Wrote {output}: {len(site_notes)} site notes x {copies} and "
+        f"{len(generated_notes)} generated notes"
+    )

