@@ -15,11 +15,17 @@ from spacy_deid.data_files import DataFileError, NoDataWarning, read_jsonl
 from spacy_deid.tokenizer import blank_deid
 from tiny_configs import tiny_config
 
-# component -> (requires, assigns), as declared in its factory
+# component -> (requires, assigns), as declared in its factory; all nine
 CONTRACTS = {
     "deid_sections": ([], ["doc.spans", "token._.section_name", "token._.attribute_name"]),
+    "deid_lexicon": ([], ["token._.lexicon", "token._.word_frequency"]),
+    "deid_ontonotes": (["doc.ents"], ["token._.ontonotes", "doc.ents"]),
+    "deid_ner_scores": (["doc.ents"], ["doc.spans"]),
     "deid_phi_rules": (["token._.attribute_name"], ["doc.spans", "doc.ents"]),
     "deid_reconciler": (["doc.spans", "doc.ents", "token._.attribute_name"], ["doc.ents", "doc.spans"]),
+    "deid_safety_net": (["doc.ents", "token._.lexicon", "token._.attribute_name"], ["doc.spans"]),
+    "deid_confidence": (["doc.ents", "doc.spans"], ["doc.ents", "doc.spans"]),
+    "deid_release": (["doc.ents"], ["doc._.released_text"]),
 }
 RULES_ONLY = ["deid_sections", "deid_phi_rules", "deid_reconciler"]
 
@@ -49,6 +55,8 @@ def test_analyze_pipes_lists_what_each_component_requires_and_assigns(config_nam
     nlp = spacy.util.load_model_from_config(config, auto_fill=True)  # built, not initialized
     analysis = nlp.analyze_pipes(pretty=False)
     for name, (requires, assigns) in CONTRACTS.items():
+        if name not in nlp.pipe_names:
+            continue
         assert analysis["summary"][name]["requires"] == requires, name
         assert analysis["summary"][name]["assigns"] == assigns, name
     for name in nlp.pipe_names:  # every spacy-deid component says what it writes
@@ -140,18 +148,79 @@ def test_the_scorer_block_decides_what_is_scored(scorer, spans_key, expected, ab
     assert absent not in scores
 
 
-# --- no data: a warning, not silence --------------------------------------------------
+# --- one lifecycle for all nine ------------------------------------------------------
+
+ALL = list(CONTRACTS)
+# Small data for each component that has data (the packaged lists are slow to load).
+SMALL_DATA = {
+    "deid_lexicon": {"lexicons": {"FIRST": ["Ann"], "CITY": ["Quorvale"]}, "frequencies": {"the": 7}},
+    "deid_safety_net": {
+        "clinical_vocabulary": ["sertraline"], "common_words": {"the": 7}, "job_heads": ["welder"]},
+    "deid_confidence": {"calibration": {"classes": {"ner": {"x": [0.0, 1.0], "y": [0.2, 0.6]}}}},
+}
+# component -> (part that `exclude` takes, file it is saved in, what that part holds)
+PARTS = {
+    "deid_sections": ("sections", "sections.jsonl", lambda c: c.sections),
+    "deid_lexicon": ("lexicons", "lexicons.jsonl", lambda c: c._phrases),
+    "deid_phi_rules": ("patterns", "patterns.jsonl", lambda c: c.patterns),
+    "deid_reconciler": ("rules", "rules.jsonl", lambda c: c.rule_ids),
+    "deid_safety_net": ("clinical_vocabulary", "clinical_vocabulary.json", lambda c: sorted(c.clinical)),
+    "deid_confidence": ("calibration", "calibration.json", lambda c: c.calibration.classes),
+}
+WITH_DATA = list(PARTS)
+# component -> everything it holds (data and settings), to compare after a round trip
+STATE = {
+    "deid_sections": lambda c: (c.sections, c.attributes, c.cfg),
+    "deid_lexicon": lambda c: (c._phrases, c._frequencies, c.cfg),
+    "deid_ontonotes": lambda c: c.feature_labels,
+    "deid_ner_scores": lambda c: (c.ner_name, c.spans_key, c.beam_width, c.scope),
+    "deid_phi_rules": lambda c: c.patterns,
+    "deid_reconciler": lambda c: (c.rule_ids, c.ruleset.to_data()),
+    "deid_safety_net": lambda c: (sorted(c.clinical), c.common, sorted(c.job_heads)),
+    "deid_confidence": lambda c: (c.calibration.to_dict(), str(c.operating_point)),
+    "deid_release": lambda c: type(c.deidentifier).__name__,
+}
+# ner_scores decodes the pipeline's `ner`: it cannot run alone.
+RUNS_ALONE = [name for name in ALL if name != "deid_ner_scores"]
 
 
-@pytest.mark.parametrize("name", RULES_ONLY)
+def initialized(name):
+    nlp = assemble([name])
+    component = nlp.get_pipe(name)
+    component.initialize(nlp=nlp, **SMALL_DATA.get(name, {}))
+    return nlp, component
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_factory_declares_requires_and_assigns(name):
+    meta = spacy.Language.get_factory_meta(name)
+    assert (meta.requires, meta.assigns) == CONTRACTS[name]
+    assert meta.assigns
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_a_new_component_holds_no_packaged_data(name):
+    component = assemble([name]).get_pipe(name)
+    if name in PARTS:
+        assert not PARTS[name][2](component)
+
+
+@pytest.mark.parametrize("name", WITH_DATA)
 def test_a_component_without_data_warns(name):
     nlp = assemble([name])
     with pytest.warns(NoDataWarning, match=name):
         nlp("MRN: 1234567")
-    nlp.initialize()
+    nlp, _ = initialized(name)
     with warnings.catch_warnings():
         warnings.simplefilter("error", NoDataWarning)
         nlp("MRN: 1234567")
+
+
+@pytest.mark.parametrize("name", ["deid_ontonotes", "deid_release"])
+def test_a_component_that_needs_no_data_never_warns(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NoDataWarning)
+        assemble([name])("MRN: 1234567")
 
 
 def test_reconciler_without_rules_still_merges():
@@ -162,20 +231,32 @@ def test_reconciler_without_rules_still_merges():
     assert [(e.text, e.label_) for e in doc.ents] == [("617-555-0112", "PHONE")]
 
 
-# --- serialization: one style, `exclude` honoured -------------------------------------
+@pytest.mark.parametrize("name", ALL)
+def test_initialize_to_disk_and_spacy_load_give_the_same_component(name, tmp_path):
+    nlp, component = initialized(name)
+    nlp.to_disk(tmp_path / "pipeline")
+    assert (tmp_path / "pipeline" / name).is_dir()
+    loaded = spacy.load(tmp_path / "pipeline")
+    assert STATE[name](loaded.get_pipe(name)) == STATE[name](component)
+    if name in RUNS_ALONE:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", NoDataWarning)
+            loaded("Seen by Dr. Quembly in Quorvale, MRN 1234567.")
 
-# component -> (part that can be excluded, file it is saved in, how to read what is loaded)
-PARTS = {
-    "deid_sections": ("sections", "sections.jsonl", lambda c: c.sections),
-    "deid_phi_rules": ("patterns", "patterns.jsonl", lambda c: c.patterns),
-    "deid_reconciler": ("rules", "rules.jsonl", lambda c: c.rule_ids),
-}
+
+@pytest.mark.parametrize("name", ALL)
+def test_to_bytes_and_from_bytes_give_the_same_component(name):
+    _, component = initialized(name)
+    copy = assemble([name]).get_pipe(name).from_bytes(component.to_bytes())
+    assert STATE[name](copy) == STATE[name](component)
+    nlp_copy = assemble([name]).from_bytes(initialized(name)[0].to_bytes())
+    assert STATE[name](nlp_copy.get_pipe(name)) == STATE[name](component)
 
 
-@pytest.mark.parametrize("name", RULES_ONLY)
-def test_to_disk_and_from_disk_honour_exclude(rules_nlp, name, tmp_path):
+@pytest.mark.parametrize("name", WITH_DATA)
+def test_to_disk_from_disk_and_bytes_honour_exclude(name, tmp_path):
     part, filename, loaded = PARTS[name]
-    component = rules_nlp.get_pipe(name)
+    _, component = initialized(name)
     component.to_disk(tmp_path / "all")
     component.to_disk(tmp_path / "without", exclude=[part])
     assert (tmp_path / "all" / filename).is_file()
@@ -186,10 +267,41 @@ def test_to_disk_and_from_disk_honour_exclude(rules_nlp, name, tmp_path):
     assert loaded(fresh) == loaded(component) and loaded(fresh)
     fresh.from_disk(tmp_path / "all", exclude=[part])  # an excluded part keeps what it has
     assert loaded(fresh) == loaded(component)
-    again = assemble([name]).get_pipe(name).from_bytes(component.to_bytes())
-    assert loaded(again) == loaded(component)
     kept = assemble([name]).get_pipe(name).from_bytes(component.to_bytes(exclude=[part]))
     assert not loaded(kept)
+    blank = assemble([name]).get_pipe(name).from_disk(tmp_path / "all", exclude=[part])
+    assert not loaded(blank)
+
+
+def test_pipelines_saved_before_the_common_lifecycle_still_load(tmp_path):
+    """Saved before: no folder for the components without data, the safety net's
+    and the confidence component's hand-made JSON files (same names, same content)."""
+    names = ["deid_ontonotes", "deid_safety_net", "deid_confidence", "deid_release"]
+    nlp = assemble(names)
+    for name in ("deid_safety_net", "deid_confidence"):
+        nlp.get_pipe(name).initialize(nlp=nlp, **SMALL_DATA[name])
+    path = tmp_path / "old"
+    nlp.to_disk(path)
+    for name in ("deid_ontonotes", "deid_release"):
+        for child in (path / name).iterdir():
+            child.unlink()
+        (path / name).rmdir()
+    data = SMALL_DATA["deid_safety_net"]
+    json_files = {
+        "deid_safety_net/clinical_vocabulary.json": data["clinical_vocabulary"],
+        "deid_safety_net/common_words.json": data["common_words"],
+        "deid_confidence/calibration.json": SMALL_DATA["deid_confidence"]["calibration"],
+    }
+    for name, content in json_files.items():  # as the old code wrote them
+        (path / name).write_text(json.dumps(content), encoding="utf-8")
+    (path / "deid_safety_net" / "job_heads.json").unlink()  # older still: no job heads
+    loaded = spacy.load(path)
+    for name in names:
+        assert STATE[name](loaded.get_pipe(name)) == STATE[name](nlp.get_pipe(name)) or (
+            name == "deid_safety_net"
+            and STATE[name](loaded.get_pipe(name))[:2] == STATE[name](nlp.get_pipe(name))[:2]
+            and loaded.get_pipe(name).job_heads  # the packaged job heads
+        )
 
 
 def test_saved_pipeline_loads_and_finds_the_same(rules_nlp, tmp_path):

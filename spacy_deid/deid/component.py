@@ -9,11 +9,15 @@ the life of the process and is never saved with the pipeline (it is PHI);
 `component.deidentifier.mapping.to_disk(...)` saves it on purpose. With
 several processes each worker has its own mapping: for batches, use
 `spacy-deid deidentify`, which releases every Doc in one process.
+
+A `Pipe` with nothing to save (`SettingsOnlyPipe`): `nlp.to_disk` writes an
+empty folder for it, and the Deidentifier is rebuilt from the config on load.
 """
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..extensions import install_extensions
+from ..pipeline.lifecycle import SettingsOnlyPipe
 from .release import Deidentifier
 
 DEFAULT_CONFIG = {"deidentifier": {"@misc": "spacy-deid.Deidentifier.v1"}}
@@ -26,14 +30,16 @@ DEFAULT_CONFIG = {"deidentifier": {"@misc": "spacy-deid.Deidentifier.v1"}}
     requires=["doc.ents"],
 )
 def make_release(nlp: Language, name: str, deidentifier: Deidentifier) -> "ReleaseComponent":
-    return ReleaseComponent(name, deidentifier)
+    """Create a `deid_release` (its Deidentifier comes from the config block)."""
+    return ReleaseComponent(nlp.vocab, name, deidentifier=deidentifier)
 
 
-class ReleaseComponent:
+class ReleaseComponent(SettingsOnlyPipe):
     """Sets `doc._.released_text` from `doc.ents` (patient: `doc._.patient_id`)."""
 
-    def __init__(self, name: str, deidentifier: Deidentifier) -> None:
+    def __init__(self, vocab, name: str = "deid_release", *, deidentifier: Deidentifier) -> None:
         install_extensions()
+        self.vocab = vocab
         self.name = name
         self.deidentifier = deidentifier
 

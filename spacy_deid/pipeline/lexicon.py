@@ -30,7 +30,7 @@ from spacy.attrs import LOWER
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import ensure_path, from_disk, registry, to_disk
+from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
 
 from .. import labels
 from ..data_files import warn_no_data
@@ -93,6 +93,7 @@ def load_word_frequencies() -> Dict[str, int]:
 
 @Language.factory(
     "deid_lexicon",
+    requires=[],
     assigns=["token._.lexicon", "token._.word_frequency"],
     default_config={"max_phrase_tokens": 6},
     default_score_weights={},
@@ -215,18 +216,49 @@ class LexiconTagger(Pipe):
         return doc
 
     # --- serialization -------------------------------------------------------------
+    # `exclude` takes "cfg", "lexicons", "frequencies"; an excluded part keeps what it has.
+    def _lexicon_rows(self) -> List[Dict[str, object]]:
+        return [{"category": c, "phrases": v} for c, v in sorted(self._phrases.items())]
+
+    def _frequency_rows(self) -> List[Dict[str, object]]:
+        return [{"word": w, "zipf": z} for w, z in sorted(self._frequencies.items())]
+
+    def _load_rows(self, data: Dict[str, object]) -> None:
+        phrases = dict(self._phrases)
+        frequencies = dict(self._frequencies)
+        if "lexicons" in data:
+            phrases = {row["category"]: list(row["phrases"]) for row in data["lexicons"]}
+        if "frequencies" in data:
+            frequencies = {row["word"]: int(row["zipf"]) for row in data["frequencies"]}
+        self.clear()
+        self._load(phrases, frequencies)
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        serializers = {
+            "cfg": lambda: srsly.json_dumps(self.cfg),
+            "lexicons": lambda: srsly.json_dumps(self._lexicon_rows()),
+            "frequencies": lambda: srsly.json_dumps(self._frequency_rows()),
+        }
+        return to_bytes(serializers, exclude)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "LexiconTagger":
+        data: Dict[str, object] = {}
+        deserializers = {
+            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
+            "lexicons": lambda b: data.update(lexicons=srsly.json_loads(b)),
+            "frequencies": lambda b: data.update(frequencies=srsly.json_loads(b)),
+        }
+        from_bytes(bytes_data, deserializers, exclude)
+        self._load_rows(data)
+        return self
+
     def to_disk(self, path, *, exclude: Iterable[str] = tuple()) -> None:
-        path = ensure_path(path)
         serializers = {
             "cfg": lambda p: srsly.write_json(p, self.cfg),
-            "lexicons.jsonl": lambda p: srsly.write_jsonl(
-                p, [{"category": c, "phrases": v} for c, v in sorted(self._phrases.items())]
-            ),
-            "frequencies.jsonl": lambda p: srsly.write_jsonl(
-                p, [{"word": w, "zipf": z} for w, z in sorted(self._frequencies.items())]
-            ),
+            "lexicons.jsonl": lambda p: srsly.write_jsonl(p, self._lexicon_rows()),
+            "frequencies.jsonl": lambda p: srsly.write_jsonl(p, self._frequency_rows()),
         }
-        to_disk(path, serializers, exclude)
+        to_disk(ensure_path(path), serializers, exclude)
 
     def from_disk(self, path, *, exclude: Iterable[str] = tuple()) -> "LexiconTagger":
         path = ensure_path(path)
@@ -237,8 +269,5 @@ class LexiconTagger(Pipe):
             "frequencies.jsonl": lambda p: data.update(frequencies=list(srsly.read_jsonl(p))),
         }
         from_disk(path, deserializers, exclude)
-        self.clear()
-        phrases = {row["category"]: list(row["phrases"]) for row in data.get("lexicons", [])}
-        frequencies = {row["word"]: int(row["zipf"]) for row in data.get("frequencies", [])}
-        self._load(phrases, frequencies)
+        self._load_rows(data)
         return self

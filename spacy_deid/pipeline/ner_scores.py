@@ -44,17 +44,17 @@ as in `configs/cpu.cfg`); with any other (a transformer listener, an inline
 tok2vec) the component decodes whole Docs whatever the scope says.
 """
 
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Tuple
 
 import numpy
 from spacy.attrs import IS_ALPHA, IS_LOWER, IS_PUNCT, IS_SPACE
 from spacy.language import Language
-from spacy.pipeline import Pipe
 from spacy.pipeline.tok2vec import Tok2VecListener
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import minibatch
 
 from ..extensions import install_extensions, token_feature_values
+from .lifecycle import SettingsOnlyPipe
 
 DEFAULT_CANDIDATES_KEY = "ner_candidates"
 # Name of the span group attribute holding one probability per span.
@@ -110,7 +110,7 @@ def make_ner_scores(
     )
 
 
-class NerScores(Pipe):
+class NerScores(SettingsOnlyPipe):
     """Beam-search entity probabilities of a trained `ner`, as a span group.
 
     ner_name: the pipe whose model is decoded (an `EntityRecognizer`).
@@ -226,9 +226,8 @@ class NerScores(Pipe):
             self.set_annotations(docs, self.predict(docs))
             yield from docs
 
-    # Nothing to learn or save: the probabilities come from the NER's own model.
-    def initialize(self, get_examples=None, *, nlp: Optional[Language] = None) -> None:
-        return None
+    # Nothing to learn or save (SettingsOnlyPipe): the probabilities come from
+    # the NER's own model.
 
 
 def reads_doc_tensor(ner) -> bool:

@@ -27,10 +27,10 @@ annotation. Measured in docs/generalization.md.
 from typing import Iterable, List
 
 from spacy.language import Language
-from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 
 from ..extensions import install_extensions, set_token_feature_values
+from .lifecycle import SettingsOnlyPipe
 
 # OntoNotes labels (en_core_web_md's, not PHI labels) kept as features: the
 # entity types that overlap PHI names, organisations and places.
@@ -49,7 +49,7 @@ def make_ontonotes(nlp: Language, name: str, labels: List[str]) -> "OntoNotesFea
     return OntoNotesFeature(nlp.vocab, name, labels=labels)
 
 
-class OntoNotesFeature(Pipe):
+class OntoNotesFeature(SettingsOnlyPipe):
     """Pretrained entity labels as a token feature; `doc.ents` left empty and missing.
 
     labels: the entity labels that become features; other entities are dropped.

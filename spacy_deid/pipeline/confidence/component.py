@@ -34,9 +34,9 @@ from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
-from spacy.util import ensure_path, registry
+from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
 
-from ...data_files import DATA_DIR
+from ...data_files import DATA_DIR, warn_no_data
 from ...extensions import DROPPED_KEY, PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR, install_extensions
 from .calibration_map import CalibrationMap, evidence_class
 from ..ner_scores import DEFAULT_CANDIDATES_KEY, group_scores, token_probabilities
@@ -162,9 +162,8 @@ class PhiConfidence(Pipe):
         self.safety_net_key = safety_net_key
         self.rejected_key = rejected_key
         self.scorer = scorer
-        self.calibration = CalibrationMap.from_dict(
-            load_calibration() if DEFAULT_CALIBRATION_PATH.exists() else None
-        )
+        # Empty until `initialize` or `from_disk` (the component warns when it runs so).
+        self.calibration = CalibrationMap()
 
     @property
     def operating_point(self) -> OperatingPoint:
@@ -246,6 +245,8 @@ class PhiConfidence(Pipe):
     # --- running ----------------------------------------------------------------
 
     def __call__(self, doc: Doc) -> Doc:
+        if not self.calibration.is_fitted:
+            warn_no_data(self.name, "calibration map", "scores spans with its priors only")
         spans = self.scored_spans(doc)
         chosen = select_spans(
             spans,
@@ -285,29 +286,37 @@ class PhiConfidence(Pipe):
             calibration = load_calibration()
         self.calibration = CalibrationMap.from_dict(calibration)
 
-    def _cfg(self) -> Dict[str, Any]:
-        return {"calibration": self.calibration.to_dict()}
-
+    # Saved as calibration.json (the name pipelines saved before this layout
+    # have too); `exclude` takes "calibration".
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        return srsly.msgpack_dumps(self._cfg())
+        serializers = {"calibration": lambda: srsly.json_dumps(self.calibration.to_dict())}
+        return to_bytes(serializers, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "PhiConfidence":
-        self.calibration = CalibrationMap.from_dict(srsly.msgpack_loads(bytes_data)["calibration"])
+        deserializers = {"calibration": lambda b: self._set_calibration(srsly.json_loads(b))}
+        from_bytes(bytes_data, deserializers, exclude)
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / "calibration.json", self.calibration.to_dict())
+        serializers = {
+            "calibration.json": lambda p: srsly.write_json(p, self.calibration.to_dict())
+        }
+        to_disk(ensure_path(path), serializers, exclude)
 
     def from_disk(
         self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
     ) -> "PhiConfidence":
-        path = ensure_path(path) / "calibration.json"
+        deserializers = {"calibration.json": lambda p: self._set_calibration(self._read_json(p))}
+        from_disk(ensure_path(path), deserializers, exclude)
+        return self
+
+    def _set_calibration(self, data: Optional[Dict[str, Any]]) -> None:
+        self.calibration = CalibrationMap.from_dict(data)
+
+    def _read_json(self, path: Path) -> Any:
         if not path.exists():
             raise ValueError(f"{self.name}: {path} is missing")
-        self.calibration = CalibrationMap.from_dict(srsly.read_json(path))
-        return self
+        return srsly.read_json(path)
 
 
 # --- adding the components to a trained pipeline ------------------------------------

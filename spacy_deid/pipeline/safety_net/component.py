@@ -32,8 +32,10 @@ occupations, places; the token shapes they share in tokens), their cue words
 in `data/safety_net_cues.json` (read by cues). The span's `id_` says which
 cue fired ("safety_net:title"). The component only proposes: `deid_confidence`
 scores the spans and uses them at the `recall` operating point
-(spacy_deid/pipeline/confidence/component.py). The word lists arrive through
-`initialize` and are saved by `to_disk`. See docs/recall.md.
+(spacy_deid/pipeline/confidence/component.py). The word lists (clinical
+vocabulary, common English words, job head nouns) arrive through `initialize`
+only and are saved by `to_disk`; without them the component warns. See
+docs/recall.md.
 """
 
 from pathlib import Path
@@ -43,9 +45,9 @@ import srsly
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span, SpanGroup
-from spacy.util import ensure_path, registry
+from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
 
-from ...data_files import DATA_DIR
+from ...data_files import DATA_DIR, warn_no_data
 from ...extensions import SECTIONS_KEY, install_extensions
 from ...surrogates import lists
 from ..shared_words import load_job_heads
@@ -78,7 +80,9 @@ def load_common_words() -> Dict[str, int]:
 
 @Language.factory(
     "deid_safety_net",
-    requires=["doc.ents"],
+    # It reads the lexicon's tags (job titles, institution words, countries)
+    # and the section detector's attribute values besides the entities.
+    requires=["doc.ents", "token._.lexicon", "token._.attribute_name"],
     assigns=["doc.spans"],
     default_config={
         "spans_key": DEFAULT_SPANS_KEY,
@@ -140,8 +144,8 @@ class SafetyNet(NameCues, InstitutionCues, OccupationCues, PlaceCues, Pipe):
         self.stop_zipf = stop_zipf
         self.max_name_tokens = max_name_tokens
         self.id_window = id_window
-        # Until `initialize` or `from_disk`, the packaged lists.
-        self._set_data(load_clinical_vocabulary(), load_common_words(), load_job_heads())
+        # Empty until `initialize` or `from_disk` (the safety net warns when it runs so).
+        self._set_data([], {}, [])
 
     def _set_data(
         self, clinical: Iterable[str], common: Dict[str, int], job_heads: Iterable[str]
@@ -152,7 +156,13 @@ class SafetyNet(NameCues, InstitutionCues, OccupationCues, PlaceCues, Pipe):
 
     # --- running ----------------------------------------------------------------
 
+    @property
+    def is_loaded(self) -> bool:
+        return bool(self.clinical or self.common or self.job_heads)
+
     def __call__(self, doc: Doc) -> Doc:
+        if not self.is_loaded:
+            warn_no_data(self.name, "word lists", "takes every capitalised word for a name")
         covered = [False] * len(doc)
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
@@ -206,38 +216,53 @@ class SafetyNet(NameCues, InstitutionCues, OccupationCues, PlaceCues, Pipe):
             load_job_heads() if job_heads is None else job_heads,
         )
 
-    def _data(self) -> Dict[str, Any]:
-        return {
-            "clinical": sorted(self.clinical),
-            "common": dict(sorted(self.common.items())),
-            "job_heads": sorted(self.job_heads),
-        }
-
+    # Saved as three JSON files (the names pipelines saved before this layout
+    # have too); `exclude` takes "clinical_vocabulary", "common_words", "job_heads".
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        return srsly.msgpack_dumps(self._data())
+        serializers = {
+            "clinical_vocabulary": lambda: srsly.json_dumps(sorted(self.clinical)),
+            "common_words": lambda: srsly.json_dumps(dict(sorted(self.common.items()))),
+            "job_heads": lambda: srsly.json_dumps(sorted(self.job_heads)),
+        }
+        return to_bytes(serializers, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "SafetyNet":
-        data = srsly.msgpack_loads(bytes_data)
-        self._set_data(data["clinical"], data["common"], data.get("job_heads", load_job_heads()))
+        data = self._data()
+        deserializers = {
+            "clinical_vocabulary": lambda b: data.update(clinical=srsly.json_loads(b)),
+            "common_words": lambda b: data.update(common=srsly.json_loads(b)),
+            "job_heads": lambda b: data.update(job_heads=srsly.json_loads(b)),
+        }
+        from_bytes(bytes_data, deserializers, exclude)
+        self._set_data(data["clinical"], data["common"], data["job_heads"])
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / "clinical_vocabulary.json", sorted(self.clinical))
-        srsly.write_json(path / "common_words.json", dict(sorted(self.common.items())))
-        srsly.write_json(path / "job_heads.json", sorted(self.job_heads))
+        serializers = {
+            "clinical_vocabulary.json": lambda p: srsly.write_json(p, sorted(self.clinical)),
+            "common_words.json": lambda p: srsly.write_json(p, dict(sorted(self.common.items()))),
+            "job_heads.json": lambda p: srsly.write_json(p, sorted(self.job_heads)),
+        }
+        to_disk(ensure_path(path), serializers, exclude)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "SafetyNet":
-        path = ensure_path(path)
-        for name in ("clinical_vocabulary.json", "common_words.json"):
-            if not (path / name).exists():
-                raise ValueError(f"{self.name}: {path / name} is missing")
-        # Pipelines saved before the job heads existed get the packaged ones.
-        heads = path / "job_heads.json"
-        self._set_data(
-            srsly.read_json(path / "clinical_vocabulary.json"),
-            srsly.read_json(path / "common_words.json"),
-            srsly.read_json(heads) if heads.exists() else load_job_heads(),
-        )
+        data = self._data()
+        deserializers = {
+            "clinical_vocabulary.json": lambda p: data.update(clinical=self._read_json(p)),
+            "common_words.json": lambda p: data.update(common=self._read_json(p)),
+            # Pipelines saved before the job heads existed get the packaged ones.
+            "job_heads.json": lambda p: data.update(
+                job_heads=srsly.read_json(p) if p.exists() else load_job_heads()
+            ),
+        }
+        from_disk(ensure_path(path), deserializers, exclude)
+        self._set_data(data["clinical"], data["common"], data["job_heads"])
         return self
+
+    def _read_json(self, path: Path) -> Any:
+        if not path.exists():
+            raise ValueError(f"{self.name}: {path} is missing")
+        return srsly.read_json(path)
+
+    def _data(self) -> Dict[str, Any]:
+        return {"clinical": self.clinical, "common": self.common, "job_heads": self.job_heads}
