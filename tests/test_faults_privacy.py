@@ -174,3 +174,64 @@ def test_3_only_id_like_values_are_shown(value, shown):
 
     assert is_shown_id(value) is shown
     assert shown_id(value) == (value if shown else NOT_SHOWN)
+
+
+# --- 7. XML written by the package is XML 1.0 -------------------------------------
+CONTROL_NOTES = [
+    ("nul", "Seen\x00 by Lee on 4/17/2094.", [(9, 12, "DOCTOR")]),
+    ("soh-in-mention", "Seen by L\x01ee on 4/17/2094.", [(8, 12, "DOCTOR")]),
+    ("vertical-tab-form-feed", "Seen\x0b by\x0c Lee.", [(10, 13, "DOCTOR")]),
+    ("unit-separator-crlf", "Seen\x1f by Lee\r\non 4/17/2094.", [(9, 12, "DOCTOR")]),
+    ("noncharacters", "Seen \ufffe\uffff by Lee.", [(11, 14, "DOCTOR")]),
+    ("allowed-only", "Tab\tand DEL\x7f and C1\x85 by Lee.", [(24, 27, "DOCTOR")]),
+]
+
+
+def xml_parsers():
+    found = [("elementtree", ElementTree.fromstring)]
+    try:
+        from lxml import etree
+
+        found.append(("lxml", etree.fromstring))
+    except ImportError:
+        pass
+    return found
+
+
+@pytest.mark.parametrize("case,text,mentions", CONTROL_NOTES, ids=[c[0] for c in CONTROL_NOTES])
+def test_7_written_xml_parses_and_keeps_offsets(tmp_path, case, text, mentions):
+    from spacy_deid.corpus.xml_text import XML_SUBSTITUTE, xml_1_0_text
+
+    path = write_i2b2_2014(Note("110-01", text, [PhiMention(*m) for m in mentions]), tmp_path / "n.xml")
+    data = path.read_bytes()
+    for _, parse in xml_parsers():
+        parse(data)  # raises on characters XML 1.0 forbids
+    back = read_i2b2_2014(path)
+    expected = xml_1_0_text(text)
+    assert back.text == expected and len(back.text) == len(text)
+    assert [(m.start, m.end) for m in back.mentions] == [(s, e) for s, e, _ in mentions]
+    if case == "allowed-only":
+        assert back.text == text
+    else:
+        assert XML_SUBSTITUTE in back.text
+
+
+def test_7_deidentify_writes_parseable_xml_from_input_with_character_references(tmp_path, rules_model_dir):
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "n1.xml").write_text(
+        i2b2_2014("", text="x").replace("<![CDATA[x]]>", "Seen &#1;by Dr. Lee &#11;on 4/17/2094."),
+        encoding="utf-8",
+    )
+    (source / "n2.txt").write_text("Seen\x00 by Dr. Lee on 4/17/2094.\x1b\n", encoding="utf-8")
+    out, audit = tmp_path / "out", tmp_path / "audit"
+    result = runner.invoke(
+        app, ["deidentify", str(source), str(out), "--model", str(rules_model_dir),
+              "--audit-dir", str(audit), "--no-progress"],
+    )
+    assert result.exit_code == 0, result.output
+    written = list(out.rglob("*.xml")) + list(audit.rglob("*.xml"))
+    assert len(written) == 3
+    for path in written:
+        for _, parse in xml_parsers():
+            parse(path.read_bytes())

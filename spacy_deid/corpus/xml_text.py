@@ -131,6 +131,20 @@ def blank_out(body: str) -> str:
     return "\n" * body.count("\n")
 
 
+# Characters XML 1.0 allows nowhere, not even as references (section 2.2):
+# C0 controls but tab, LF and CR, and U+FFFE/U+FFFF. (Lone surrogates cannot
+# be written as UTF-8 at all: write_i2b2_2014 refuses them by name.)
+_NOT_XML_1_0 = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# What such a character is written as: one for one, so every offset holds.
+XML_SUBSTITUTE = "\ufffd"
+
+
+def xml_1_0_text(text: str) -> str:
+    """`text` with each character XML 1.0 forbids replaced by U+FFFD
+    (REPLACEMENT CHARACTER); same length, so offsets stay valid."""
+    return _NOT_XML_1_0.sub(XML_SUBSTITUTE, text)
+
+
 def to_cdata(text: str) -> str:
     """Text as CDATA; a "]]>" inside the text is split across two sections."""
     return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
@@ -143,8 +157,10 @@ def text_element_body(text: str) -> str:
     shift every offset after the first line end. Text with a CR is therefore
     written as character data: "&", "<", ">" escaped (so "]]>" needs nothing
     more) and every CR as the reference &#13;, which parsers keep. Text
-    without a CR keeps the CDATA form of the official i2b2 files.
+    without a CR keeps the CDATA form of the official i2b2 files. Characters
+    XML 1.0 forbids (NUL and other control characters) are written as U+FFFD.
     """
+    text = xml_1_0_text(text)
     if "\r" not in text:
         return to_cdata(text)
     return _escape_character_data(text).replace("\r", "&#13;")
@@ -164,7 +180,9 @@ _ATTRIBUTE_SPECIALS = re.compile("[" + "".join(_ATTRIBUTE_ESCAPES) + "]")
 
 
 def quote_attribute(value: str) -> str:
-    """A double-quoted XML attribute value that reads back exactly."""
+    """A double-quoted XML attribute value that reads back exactly (but for
+    characters XML 1.0 forbids, written as U+FFFD)."""
+    value = xml_1_0_text(value)
     return '"' + _ATTRIBUTE_SPECIALS.sub(lambda m: _ATTRIBUTE_ESCAPES[m.group(0)], value) + '"'
 
 
