@@ -89,6 +89,12 @@ def deidentify_cli(
         help="balanced, recall (removes more: lower threshold, NER candidates, safety net) "
         "or a score threshold in 0..1; default: the pipeline's (docs/recall.md)",
     ),
+    corpus_aware: bool = typer.Option(
+        False,
+        "--corpus-aware",
+        help="Two passes: learn site vocabulary and identifying words from the whole batch "
+        "(counts only), then drop and add entities by them (docs/corpus-aware.md)",
+    ),
 ) -> None:
     """De-identify notes with a pipeline: placeholders, numbered placeholders,
     consistent surrogates with per-patient date shifting, or removal."""
@@ -153,6 +159,16 @@ def deidentify_cli(
         msg.fail(f"--model {model}: {err}", exits=1)
     try:
         with loaded_objects_frozen():
+            adjust_doc = None
+            if corpus_aware:
+                from ..deid.corpus_evidence import learn_from_inputs
+
+                evidence = learn_from_inputs(
+                    nlp, input_path, text_field=text_field, patient_field=patient_field,
+                    n_process=n_process, batch_size=batch_size,
+                )
+                msg.info(evidence.summary())
+                adjust_doc = evidence.apply
             summary = run_batch(
                 nlp,
                 deid,
@@ -166,6 +182,7 @@ def deidentify_cli(
                 audit_dir=audit_dir,
                 overwrite=overwrite,
                 progress=progress,
+                adjust_doc=adjust_doc,
             )
     except (FileNotFoundError, ValueError, OutputInUseError, PipelineError) as err:
         msg.fail(str(err), exits=1)

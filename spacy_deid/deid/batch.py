@@ -33,6 +33,7 @@ from .io import (
     SUFFIXES,
     FileJob,
     InputError,
+    NoteIn,
     input_files,
     is_hidden,
     read_job,
@@ -86,6 +87,12 @@ class BatchSummary:
         out.extend(f"ignored: {name}" for name in self.ignored)
         out.extend(f"hidden, not read: {name}" for name in self.hidden)
         return out
+
+
+def patient_key(note: NoteIn, relative: Path) -> str:
+    """The patient a note's surrogates and date shift belong to: its patient
+    id, else the note alone."""
+    return note.patient_id if note.patient_id is not None else f"note:{relative}:{note.note_id}"
 
 
 def output_path(output_dir: Path, relative: Path) -> Path:
@@ -215,8 +222,11 @@ class BatchRunner:
         overwrite: bool = False,
         checkpoint_files: int = 50,
         progress: bool = True,
+        adjust_doc: Optional[Callable[[Doc, str], Doc]] = None,
     ) -> None:
         self.nlp, self.deid = nlp, deid
+        # Called on each Doc, with its patient key, before release (corpus_evidence.py).
+        self.adjust_doc = adjust_doc
         self.n_process, self.batch_size = n_process, batch_size
         self.text_field, self.patient_field = text_field, patient_field
         self.mapping_path, self.audit_dir = mapping_path, audit_dir
@@ -284,11 +294,9 @@ class BatchRunner:
                 note = job.notes[note_index]
                 if doc.text != note.text:  # a pipeline that changed the text cannot be released
                     raise RuntimeError(f"{job.source}: the pipeline changed the note text")
-                patient = (
-                    note.patient_id
-                    if note.patient_id is not None
-                    else f"note:{job.relative}:{note.note_id}"
-                )
+                patient = patient_key(note, job.relative)
+                if self.adjust_doc is not None:
+                    doc = self.adjust_doc(doc, patient)
                 released = self.deid.release_doc(doc, patient_key=patient)
                 job.released[note_index] = released
                 summary.notes += 1

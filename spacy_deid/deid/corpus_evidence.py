@@ -13,18 +13,19 @@ written like one.
 (`apply(doc, patient)`), which changes `doc.ents`:
 
 - drop: a NAME, LOCATION or PROFESSION entity all of whose words are site
-  vocabulary and that does not follow a title;
+  vocabulary, with no title before or in it and, in a cased note, not two or
+  more capitalised words (a proper name by its writing);
 - add: a word outside every entity, written like a name in its note, that is a
-  titled name at the site, or a name the pipeline found in this same patient's
-  notes and that no other patient's notes use.
+  clinician's name at the site (seen after "Dr."), or a name the pipeline
+  found in this same patient's notes and that no other patient's notes use.
 
 Statistics only. The evidence holds, per lower-case word form, the sets of
 patients whose notes use it in each way; word forms and patients are stored as
 64-bit hashes (spaCy's `hash_string`), never as text. An added mention is
 decided by a rule about a word form; no span, word or text of one note is
 copied into another note's output. Additions from a patient's own names stay
-within that patient; only forms seen after a title (clinicians, site-wide) are
-shared across patients, and that setting can be turned off.
+within that patient; only forms seen after a clinician's title (site-wide
+names) are shared across patients, and that setting can be turned off.
 
 The statistics are sets, so the result is the same for any order of the notes.
 The evidence is derived from PHI (a dictionary of names could be hashed and
@@ -34,7 +35,7 @@ the released notes. See docs/corpus-aware.md.
 
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 import srsly
 from spacy.language import Language
@@ -228,13 +229,16 @@ class CorpusEvidence:
             and not self.mostly_tagged(key)
         )
 
-    def titled_label(self, form: int) -> Optional[str]:
-        """DOCTOR / PATIENT for a form seen after a title at this site (not
-        site vocabulary), by the titles it follows in most patients' notes."""
+    def clinician_label(self, form: int) -> Optional[str]:
+        """DOCTOR for a form seen after a clinician's title ("Dr.") at this
+        site, more often than not, and not site vocabulary: clinicians are the
+        names shared across patients. The other titles ("Mr.", "Chief",
+        "Sgt.") name patients and relatives, and heads of common phrases
+        ("Chief Complaint"): they are not shared."""
         doctor, other = self.count(TITLED_DOCTOR, form), self.count(TITLED_OTHER, form)
-        if not (doctor or other) or self.is_site_vocabulary(form):
+        if not doctor or doctor < other or self.is_site_vocabulary(form):
             return None
-        return labels.DOCTOR if doctor >= other else labels.PATIENT
+        return labels.DOCTOR
 
     def patient_name_label(self, form: int, patient: str) -> Optional[str]:
         """The label of a form the pipeline tagged as a name in this patient's
@@ -256,6 +260,8 @@ class CorpusEvidence:
             return False  # digits, one-letter initials: not for this rule
         if any(title_before(token, cased) is not None for token in words):
             return False  # "Dr. Foley", or a title inside the span
+        if cased and sum(token.is_title or token.is_upper for token in words) > 1:
+            return False  # a run of capitalised words in cased text is a proper name
         return all(self.is_site_vocabulary(token.lower) for token in words)
 
     def label_to_add(self, token: Token, patient: str, cased: bool) -> Optional[str]:
@@ -265,7 +271,7 @@ class CorpusEvidence:
             return None
         label = self.patient_name_label(token.lower, patient)
         if label is None and self.share_titled_names:
-            label = self.titled_label(token.lower)
+            label = self.clinician_label(token.lower)
         return label
 
     # --- second pass --------------------------------------------------------
@@ -366,6 +372,59 @@ class CorpusEvidence:
             f"corpus evidence: {self.notes} notes of {len(self.patients)} patients, "
             f"{vocabulary} site-vocabulary word forms"
         )
+
+
+def _batch_notes(
+    input_path: Path, text_field: str, patient_field: str, max_length: int
+) -> Iterator[Tuple[str, str]]:
+    """(text, patient key) of every note the batch runner will release, with
+    the keys it uses; a note over max_length comes in pieces (the statistics
+    are per patient, so pieces count as the note). Files the runner cannot
+    read are left to it to report."""
+    from .batch import patient_key
+    from .io import SUFFIXES, input_files, read_job
+    from .split import split_points
+
+    input_path = Path(input_path)
+    base = input_path.parent if input_path.is_file() else input_path
+    for path in input_files(input_path):
+        if path.suffix.lower() not in SUFFIXES:
+            continue
+        relative = path.relative_to(base)
+        try:
+            job = read_job(path, relative, text_field, patient_field)
+        except Exception:  # noqa: BLE001 - the second pass reports it by name
+            continue
+        for note in job.notes:
+            points = split_points(note.text, max_length)
+            if points is None:
+                continue  # reported by the second pass
+            bounds = [0, *points, len(note.text)]
+            for start, end in zip(bounds, bounds[1:]):
+                yield note.text[start:end], patient_key(note, relative)
+
+
+def learn_from_inputs(
+    nlp: Language,
+    input_path: Union[str, Path],
+    *,
+    text_field: str,
+    patient_field: str,
+    n_process: int = 1,
+    batch_size: int = 32,
+    **settings,
+) -> CorpusEvidence:
+    """The first pass of `spacy-deid deidentify --corpus-aware`: the pipeline
+    over every note under `input_path` (outputs already written included, so
+    a resumed run decides alike), counted into a CorpusEvidence whose `apply`
+    the batch runner calls on each Doc before release."""
+    if not Path(input_path).exists():
+        raise FileNotFoundError(f"input path does not exist: {input_path}")
+    evidence = CorpusEvidence(**settings)
+    notes = _batch_notes(Path(input_path), text_field, patient_field, nlp.max_length)
+    for doc, patient in nlp.pipe(notes, as_tuples=True, n_process=n_process, batch_size=batch_size):
+        evidence.add(doc, patient)
+    return evidence
 
 
 def _patient_of(doc: Doc, patient: Optional[str]) -> str:
