@@ -10,6 +10,7 @@ import stat
 import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from typing import List, Tuple
 
 import pytest
 from typer.testing import CliRunner
@@ -235,3 +236,76 @@ def test_7_deidentify_writes_parseable_xml_from_input_with_character_references(
     for path in written:
         for _, parse in xml_parsers():
             parse(path.read_bytes())
+
+
+# --- 4. every path under the input is read or reported ------------------------------
+@pytest.fixture(scope="module")
+def rules_nlp(rules_model_dir):
+    import spacy
+
+    return spacy.load(rules_model_dir)
+
+
+def make_tree(tmp_path: Path, case: str, monkeypatch) -> Tuple[Path, int, List[str]]:
+    """An input folder with one plain note and the case's trap: (folder,
+    notes expected written, names expected in the failure report)."""
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "a.txt").write_text(NOTE, encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "b.txt").write_text(NOTE, encoding="utf-8")
+    (elsewhere / "c.txt").write_text(NOTE, encoding="utf-8")
+    if case == "symlinked-folder":
+        (source / "linked").symlink_to(elsewhere, target_is_directory=True)
+        return source, 3, []
+    if case == "symlink-loop":
+        (source / "sub").mkdir()
+        (source / "sub" / "d.txt").write_text(NOTE, encoding="utf-8")
+        (source / "sub" / "back").symlink_to(source, target_is_directory=True)
+        return source, 2, ["back"]
+    if case == "broken-symlink":
+        (source / "gone.txt").symlink_to(tmp_path / "missing.txt")
+        return source, 1, ["gone.txt"]
+    if case == "fifo":
+        os.mkfifo(source / "pipe.txt")
+        return source, 1, ["pipe.txt"]
+    if case == "unreadable-folder":
+        locked = source / "locked"
+        locked.mkdir()
+        (locked / "e.txt").write_text(NOTE, encoding="utf-8")
+        locked.chmod(0)
+        real_scandir = os.scandir
+
+        def scandir(path="."):  # root reads any folder: refuse like a mode-0 folder does
+            if Path(path) == locked:
+                raise PermissionError(13, "Permission denied", str(path))
+            return real_scandir(path)
+
+        monkeypatch.setattr(os, "scandir", scandir)
+        return source, 1, ["locked"]
+    raise ValueError(case)
+
+
+TREES = ["symlinked-folder", "symlink-loop", "broken-symlink", "fifo", "unreadable-folder"]
+
+
+@pytest.mark.parametrize("case", TREES)
+def test_4_every_input_path_is_read_or_reported(tmp_path, monkeypatch, rules_nlp, case):
+    from spacy_deid.deid.batch import run_batch
+
+    if case == "fifo" and not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    source, written, reported = make_tree(tmp_path, case, monkeypatch)
+    try:
+        summary = run_batch(rules_nlp, Deidentifier("placeholder"), source, tmp_path / "out", progress=False)
+    finally:
+        if case == "unreadable-folder":
+            (source / "locked").chmod(stat.S_IRWXU)
+    assert summary.files_written == written
+    failed = "\n".join(problem for _, problem in summary.failed)
+    for name in reported:
+        assert name in failed, case
+    assert len(summary.failed) == len(reported)
+    assert not shows_planted("\n".join(summary.lines()))
+    assert not [p for p in (tmp_path / "out").rglob("*") if p.name.endswith(".tmp")]

@@ -26,7 +26,7 @@ from filelock import FileLock, Timeout
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .files import atomic_write_text
+from .files import atomic_write_text, list_input_files
 from .io import (
     DEFAULT_PATIENT_FIELD,
     DEFAULT_TEXT_FIELD,
@@ -34,7 +34,6 @@ from .io import (
     FileJob,
     InputError,
     NoteIn,
-    input_files,
     is_hidden,
     read_job,
     released_note,
@@ -253,7 +252,11 @@ class BatchRunner:
         summary = BatchSummary()
         pending: List[Tuple[Path, Path]] = []
         inputs: List[Path] = []
-        for path in input_files(input_path, hidden=True):
+        listing = list_input_files(input_path)  # every path read or reported (files.py)
+        for path, problem in listing.problems:
+            hidden = is_hidden(Path(path), input_path)
+            summary.hidden.append(path) if hidden else summary.failed.append((path, problem))
+        for path in listing.files:
             relative = path.relative_to(base)
             if is_hidden(path, input_path):
                 summary.hidden.append(str(path))

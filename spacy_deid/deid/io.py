@@ -24,7 +24,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from ..corpus.i2b2_2014 import note_to_i2b2_2014, patient_id_from_name, read_i2b2_2014
 from ..corpus.note import Note, PhiMention
 from ..corpus.problems import CorpusFormatError, ProblemLog
-from .files import atomic_write_text  # noqa: F401 (re-exported)
+from .files import atomic_write_text, list_input_files  # noqa: F401 (re-exported)
 from .release import Released
 
 TXT, XML, JSONL, CSV = ".txt", ".xml", ".jsonl", ".csv"
@@ -265,8 +265,5 @@ def input_files(path: Path, hidden: bool = False) -> List[Path]:
     """The files to de-identify under `path` (a file or a folder), sorted;
     hidden files and folders (temporary files among them) only with `hidden`,
     so a caller can list them as not read."""
-    if path.is_file():
-        return [path]
-    return sorted(
-        p for p in path.rglob("*") if p.is_file() and (hidden or not is_hidden(p, path))
-    )
+    files = list_input_files(path).files  # links to folders followed, each folder once
+    return [p for p in files if hidden or not is_hidden(p, path)]
