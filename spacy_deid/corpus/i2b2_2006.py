@@ -80,9 +80,8 @@ def _flatten(
             type_name = child.get("TYPE")
             subtype = labels.I2B2_2006_TYPES.get((type_name or "").strip().upper())
             if subtype is None:
-                log.report(
-                    path, P.UNKNOWN_TYPE, "unknown i2b2 2006 PHI TYPE (the value is not shown)", tag_id=tag_id
-                )
+                problem = "unknown i2b2 2006 PHI TYPE (the value is not shown)"
+                log.report(path, P.UNKNOWN_TYPE, problem, tag_id=tag_id)
             else:
                 raw.append(RawMention(tag_id, length, length + len(inner), subtype))
         tail = child.tail or ""

@@ -130,7 +130,8 @@ def _read_phrase_lines(path: Path, log: ProblemLog):
             continue
         subtype = labels.PHYSIONET_TYPES.get(type_name.upper())
         if subtype is None:
-            log.report(path, P.UNKNOWN_TYPE, "unknown PhysioNet PHI type (the value is not shown)", tag_id=where)
+            problem = "unknown PhysioNet PHI type (the value is not shown)"
+            log.report(path, P.UNKNOWN_TYPE, problem, tag_id=where)
             continue
         phrase = fields[5] if len(fields) > 5 else None
         lines.append(((patient, note), line_no, start_offset, end_offset, subtype, phrase))

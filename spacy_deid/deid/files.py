@@ -66,9 +66,8 @@ def list_input_files(root: Path) -> InputListing:
             subfolders[:] = []
             continue
         if (stats.st_dev, stats.st_ino) in seen:
-            listing.problems.append(
-                (folder, f"{folder}: a link to a folder already read (a loop or a second link); not read again")
-            )
+            problem = "a link to a folder already read (a loop or a second link); not read again"
+            listing.problems.append((folder, f"{folder}: {problem}"))
             subfolders[:] = []
             continue
         seen.add((stats.st_dev, stats.st_ino))
