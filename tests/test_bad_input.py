@@ -272,20 +272,24 @@ def test_6_txt_and_xml_of_one_stem_keep_two_audit_files(tmp_path, nlp):
 
 
 BAD_CSV = [
-    ("unterminated-quote", 'id,text,site\n1,"' + SECRET + ',a\n2,ok,b\n', 2),
-    ("short-row", "id,text,site\n1,hello,a\n2,short\n", 3),
-    ("long-row", "id,text,site\n1,hello,a,extra\n", 2),
+    # (case, content, line named, files written: a bad row is refused, the others released)
+    ("unterminated-quote", 'id,text,site\n1,"' + SECRET + ',a\n2,ok,b\n', 2, 0),
+    ("short-row", "id,text,site\n1,hello,a\n2,short\n", 3, 1),
+    ("long-row", "id,text,site\n1,hello,a,extra\n", 2, 0),
 ]
 
 
-@pytest.mark.parametrize("case,content,line", BAD_CSV, ids=[c[0] for c in BAD_CSV])
-def test_6_malformed_csv_is_an_error_naming_file_and_line(tmp_path, nlp, case, content, line):
+@pytest.mark.parametrize("case,content,line,written", BAD_CSV, ids=[c[0] for c in BAD_CSV])
+def test_6_malformed_csv_is_an_error_naming_file_and_line(
+    tmp_path, nlp, case, content, line, written
+):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "notes.csv").write_text(content, encoding="utf-8")
     summary = batch(nlp, tmp_path / "in", tmp_path / "out")
-    assert summary.files_failed == 1 and summary.files_written == 0
-    problem = summary.failed[0][1]
-    assert "notes.csv" in problem and f"line {line}" in problem and no_secret(problem)
+    assert summary.files_written == written and not summary.complete
+    problems = [problem for _, problem in summary.failed] + summary.refused_lines
+    assert any("notes.csv" in p and f"line {line}" in p for p in problems)
+    assert no_secret(*problems)
 
 
 def test_6_evaluate_lenient_counts_the_tags_it_skips(tmp_path):
@@ -387,7 +391,8 @@ def test_7_lone_surrogate_in_jsonl_is_reported_by_line(tmp_path, nlp):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.jsonl").write_text('{"text": "ok"}\n{"text": "bad \\ud800 value"}\n', encoding="utf-8")
     summary = batch(nlp, tmp_path / "in", tmp_path / "out")
-    assert summary.files_failed == 1 and "a.jsonl: line 2" in summary.failed[0][1]
+    assert summary.files_written == 1 and summary.refused_lines
+    assert "a.jsonl: line 2" in summary.refused_lines[0]
 
 
 # --- 8. format gaps ---------------------------------------------------------------------

@@ -211,8 +211,13 @@ def test_jsonl_and_csv_keep_their_other_fields(tmp_path, nlp, notes):
         progress=False,
         audit_dir=tmp_path / "audit",
     )
-    assert summary.files_written == 2 and summary.files_failed == 1 and summary.notes == 6
-    assert "broken.jsonl: line 2" in summary.failed[0][1] and SECRET not in summary.failed[0][1]
+    # The broken file's good line is released; its bad line is refused by number.
+    assert summary.files_written == 3 and summary.files_failed == 0 and summary.notes == 7
+    assert len(summary.refused_lines) == 1 and not summary.complete
+    assert "broken.jsonl: line 2" in summary.refused_lines[0]
+    assert SECRET not in "\n".join(summary.lines())
+    broken_out = (tmp_path / "out" / "broken.jsonl").read_text("utf-8")
+    assert broken_out.count("\n") == 1 and SECRET not in broken_out
     records = [
         json.loads(line)
         for line in (tmp_path / "out" / "notes.jsonl").read_text("utf-8").splitlines()
@@ -225,7 +230,9 @@ def test_jsonl_and_csv_keep_their_other_fields(tmp_path, nlp, notes):
         "[DATE-" in r["text"] for r in rows
     )
     audit = sorted(p.name for p in (tmp_path / "audit").iterdir())
-    assert audit == [f"notes-{kind}-{i:04d}.xml" for kind in ("csv", "jsonl") for i in (1, 2, 3)]
+    assert audit == ["broken-jsonl-0001.xml"] + [
+        f"notes-{kind}-{i:04d}.xml" for kind in ("csv", "jsonl") for i in (1, 2, 3)
+    ]
     tags = read_i2b2_2014(tmp_path / "audit" / "notes-jsonl-0001.xml").mentions
     assert tags and all(m.comment == "numbered" or m.label == labels.AGE for m in tags)
 

@@ -1,12 +1,17 @@
 """Helpers shared by the command modules."""
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, List, Optional, Union
 
 import typer
 from spacy.language import Language
 from wasabi import color, msg
 
 from ..corpus.problems import CorpusFormatError
+from ..deid import operators as ops
+
+if TYPE_CHECKING:
+    from ..deid.mapping import DeidMapping
+    from ..deid.release import Deidentifier
 
 
 def fail_on_corpus_error(error: Exception) -> "typer.Exit":
@@ -56,3 +61,64 @@ def warn_lines(summary: str) -> None:
 
 
 CORPUS_ERRORS = (CorpusFormatError, FileNotFoundError)
+
+
+# The block of a --config file that builds the Deidentifier.
+CONFIG_SECTION = "deidentifier"
+DATE_SHIFT_DEFAULTS = (-365, 365)
+
+
+def build_deidentifier(
+    *,
+    config: Optional[Path],
+    operator: str,
+    subtype_operator: List[str],
+    seed: Optional[str],
+    date_shift_min: int,
+    date_shift_max: int,
+    mapping: "Optional[DeidMapping]" = None,
+    mapping_path: Optional[Union[str, Path]] = None,
+    output: Optional[Union[str, Path]] = None,
+) -> "Deidentifier":
+    """The `Deidentifier` the command-line options describe, for `deidentify`
+    and `deidentify-spark` alike: from the [deidentifier] block of `config`,
+    else from the operator options; the command line's mapping and seed get
+    the constructor's checks. With `mapping_path` and `output`, also refuses a
+    mapping inside the output. Raises ValueError naming the problem."""
+    from spacy.util import load_config, registry
+
+    from ..deid.mapping import check_mapping_outside
+    from ..deid.release import Deidentifier
+
+    if mapping_path is not None and output is not None:  # before any note is processed
+        check_mapping_outside(mapping_path, output)
+    if config is None:
+        overrides = ops.parse_overrides(subtype_operator)
+        return Deidentifier(
+            operator, overrides, seed, date_shift_min, date_shift_max, mapping=mapping
+        )
+    if not config.is_file():
+        raise ValueError(f"--config {config}: no such file")
+    # The config block sets these; silently ignoring them would release with
+    # settings the user did not choose.
+    given = [
+        name
+        for name, value, default in (
+            ("--operator", operator, ops.PLACEHOLDER),
+            ("--subtype-operator", list(subtype_operator), []),
+            ("--date-shift-min", date_shift_min, DATE_SHIFT_DEFAULTS[0]),
+            ("--date-shift-max", date_shift_max, DATE_SHIFT_DEFAULTS[1]),
+        )
+        if value != default
+    ]
+    if given:
+        raise ValueError(
+            f"{', '.join(given)} cannot be combined with --config: set them in its "
+            f"[{CONFIG_SECTION}] block"
+        )
+    loaded = load_config(config)
+    if CONFIG_SECTION not in loaded:
+        raise ValueError(f"{config}: no [{CONFIG_SECTION}] block")
+    deid = registry.resolve({CONFIG_SECTION: loaded[CONFIG_SECTION]})[CONFIG_SECTION]
+    deid.use_mapping(mapping, seed)
+    return deid

@@ -12,11 +12,8 @@ from ..deid import operators as ops
 from ..deid.batch import OutputInUseError, PipelineError, check_mapping_path, run_batch
 from ..deid.io import DEFAULT_PATIENT_FIELD, DEFAULT_TEXT_FIELD
 from ..deid.mapping import DeidMapping, MappingFormatError
-from ..deid.release import Deidentifier
 from . import app
-
-# The block of a --config file that builds the Deidentifier.
-CONFIG_SECTION = "deidentifier"
+from ._util import CONFIG_SECTION, build_deidentifier
 
 
 @app.command("deidentify")
@@ -98,48 +95,22 @@ def deidentify_cli(
 ) -> None:
     """De-identify notes with a pipeline: placeholders, numbered placeholders,
     consistent surrogates with per-patient date shifting, or removal."""
-    from spacy.util import load_config, registry
-
     deid_mapping = None
     if mapping is not None and mapping.is_file():
         try:
             deid_mapping = DeidMapping.from_disk(mapping)
         except (MappingFormatError, OSError) as err:
             msg.fail(str(err), exits=1)
-    if config is not None and not config.is_file():
-        msg.fail(f"--config {config}: no such file", exits=1)
-    if config is not None:
-        # The config block sets these; silently ignoring them would release
-        # with settings the user did not choose.
-        given = [
-            name
-            for name, value, default in (
-                ("--operator", operator, ops.PLACEHOLDER),
-                ("--subtype-operator", subtype_operator, []),
-                ("--date-shift-min", date_shift_min, -365),
-                ("--date-shift-max", date_shift_max, 365),
-            )
-            if value != default
-        ]
-        if given:
-            msg.fail(
-                f"{', '.join(given)} cannot be combined with --config: set them in its "
-                f"[{CONFIG_SECTION}] block",
-                exits=1,
-            )
     try:
-        if config is not None:
-            loaded = load_config(config)
-            if CONFIG_SECTION not in loaded:
-                msg.fail(f"{config}: no [{CONFIG_SECTION}] block", exits=1)
-            deid = registry.resolve({CONFIG_SECTION: loaded[CONFIG_SECTION]})[CONFIG_SECTION]
-            # The command line's mapping and seed get the constructor's checks.
-            deid.use_mapping(deid_mapping, seed)
-        else:
-            overrides = ops.parse_overrides(subtype_operator)
-            deid = Deidentifier(
-                operator, overrides, seed, date_shift_min, date_shift_max, mapping=deid_mapping
-            )
+        deid = build_deidentifier(
+            config=config,
+            operator=operator,
+            subtype_operator=subtype_operator,
+            seed=seed,
+            date_shift_min=date_shift_min,
+            date_shift_max=date_shift_max,
+            mapping=deid_mapping,
+        )
         if mapping is not None:  # before any note is processed, not after
             check_mapping_path(mapping, output_dir)
     except ValueError as err:
@@ -187,10 +158,10 @@ def deidentify_cli(
     except (FileNotFoundError, ValueError, OutputInUseError, PipelineError) as err:
         msg.fail(str(err), exits=1)
     first, *rest = summary.lines()
-    (msg.warn if summary.files_failed else msg.good)(first)
+    (msg.good if summary.complete else msg.warn)(first)
     for line in rest:
         print(line)
-    if summary.files_failed:
+    if not summary.complete:  # a failed file or a refused line: not every note released
         raise typer.Exit(code=1)
 
 

@@ -1,6 +1,7 @@
 """`spacy-deid deidentify-spark`: release Parquet or JSONL notes on Spark
 (pip install "spacy-deid[spark]"; Java 17+). See docs/spark.md."""
 
+import dataclasses
 import time
 from pathlib import Path
 from typing import List, Optional
@@ -9,9 +10,9 @@ import typer
 from wasabi import msg
 
 from ..deid import operators as ops
-from ..deid.release import Deidentifier
+from ..deid.io import DEFAULT_PATIENT_FIELD, DEFAULT_TEXT_FIELD, ID_FIELDS
 from . import app
-from .deidentify import CONFIG_SECTION
+from ._util import CONFIG_SECTION, build_deidentifier
 
 
 @app.command("deidentify-spark")
@@ -69,14 +70,19 @@ def deidentify_spark_cli(
     output_format: Optional[str] = typer.Option(
         None, "--output-format", help="parquet or jsonl (default: the input's)"
     ),
-    id_field: str = typer.Option(
-        "note_id", "--id-field", help="Column / JSON field with the note id"
+    id_field: Optional[str] = typer.Option(
+        None,
+        "--id-field",
+        help=f"Column / JSON field with the note id (default: {' or '.join(ID_FIELDS)}, "
+        "the first present)",
     ),
     text_field: str = typer.Option(
-        "text", "--text-field", help="Column / JSON field with the text"
+        DEFAULT_TEXT_FIELD, "--text-field", help="Column / JSON field with the text"
     ),
     patient_field: str = typer.Option(
-        "patient_id", "--patient-field", help="Column / JSON field with the patient id"
+        DEFAULT_PATIENT_FIELD,
+        "--patient-field",
+        help="Column / JSON field with the patient id (a note without one is its own patient)",
     ),
     order_by: Optional[str] = typer.Option(
         None, "--order-by", help="Column giving the order of a patient's notes (default: note id)"
@@ -101,24 +107,26 @@ def deidentify_spark_cli(
     surrogates as `deidentify`, one task per patient for the release."""
     try:
         from ..spark import Columns, DeidSettings, deidentify_dataframe, pending, status_counts
+        from ..spark import status as spark_status
         from ..spark import io as spark_io
         from ..spark.session import get_session
         from ..spark.settings import DEFAULT_MAX_NOTE_CHARS
     except ImportError as err:
         msg.fail(str(err), exits=1)
-    if mapping is not None and _inside(mapping, output_path):
-        msg.fail(
-            f"the mapping {mapping} is inside the output {output_path}: the mapping is PHI "
-            "and must never be released with the notes; put it elsewhere",
-            exits=1,
-        )
     try:
         in_format = spark_io.guess_format(input_path, input_format)
         out_format = spark_io.guess_format(output_path, output_format or in_format)
-        deid = _deidentifier(
-            config, operator, subtype_operator, seed, date_shift_min, date_shift_max
+        deid = build_deidentifier(
+            config=config,
+            operator=operator,
+            subtype_operator=subtype_operator,
+            seed=seed,
+            date_shift_min=date_shift_min,
+            date_shift_max=date_shift_max,
+            mapping_path=mapping,
+            output=output_path,
         )
-        columns = Columns(id_field, patient_field, text_field, order_by)
+        columns = Columns(id_field or ID_FIELDS[0], patient_field, text_field, order_by)
         settings = DeidSettings.from_deidentifier(
             deid,
             model,
@@ -131,8 +139,13 @@ def deidentify_spark_cli(
         msg.fail(str(err), exits=1)
     spark = get_session(master, partitions)
     started = time.perf_counter()
-    notes, problem_col = spark_io.read_notes(spark, input_path, in_format, columns)
-    notes = pending(notes, spark_io.read_done(spark, output_path, out_format), id_field)
+    given, problem_col = spark_io.read_notes(
+        spark, input_path, in_format, columns, id_fields=None if id_field else ID_FIELDS
+    )
+    if id_field is None and in_format != spark_io.JSONL:
+        columns = spark_io.with_id_column(given, columns, ID_FIELDS)
+        settings = dataclasses.replace(settings, columns=columns)
+    notes = pending(given, spark_io.read_done(spark, output_path, out_format), columns.note_id)
     prior = spark_io.read_mapping(spark, mapping) if mapping is not None else None
     if prior is not None and spark_io.mapping_seeds(prior) - {seed}:
         msg.fail(f"the mapping {mapping} was made with another seed", exits=1)
@@ -140,6 +153,8 @@ def deidentify_spark_cli(
         result = deidentify_dataframe(
             notes, settings, mapping=prior, input_problem_col=problem_col
         ).persist()
+        # The first action runs the workers: one that cannot import the package says so.
+        counts = _on_workers(lambda: status_counts(result.notes))
     except ValueError as err:  # a missing column, a text column that is not text
         msg.fail(f"{input_path}: {err}", exits=1)
     # The mapping first: a crash between the two writes leaves notes to redo,
@@ -148,52 +163,37 @@ def deidentify_spark_cli(
         spark_io.write_mapping(result.mapping, mapping)
     else:
         msg.warn("No --mapping: a later run cannot continue these patients' numbering")
-    # Counted before the notes are written: writing to OUTPUT makes Spark drop
-    # the cached result (it read OUTPUT for the resume), and a recount would
-    # run the job again against the new OUTPUT.
-    counts = status_counts(result.notes)
+    # Counted (above) before the notes are written: writing to OUTPUT makes
+    # Spark drop the cached result (it read OUTPUT for the resume), and a
+    # recount would run the job again against the new OUTPUT.
     spark_io.write_notes(result.notes, output_path, out_format)
     result.unpersist()
     seconds = time.perf_counter() - started
     total = sum(counts.values())
-    problems = total - counts.get("ok", 0)
-    (msg.warn if problems else msg.good)(
+    released = sum(n for name, n in counts.items() if name in spark_status.RELEASED)
+    (msg.good if released == total else msg.warn)(
         f"notes: {total} in {seconds:.1f}s ({total / seconds if seconds else 0:.1f} notes/s); "
-        f"written to {output_path}"
+        f"released: {released}; written to {output_path}"
     )
     for name, count in counts.items():
         print(f"{name}: {count}")
+    if total == 0 and given.limit(1).count() == 0:
+        msg.fail(f"{input_path}: no notes found", exits=1)
+    if released < total:  # as deidentify: not every note given was released
+        raise typer.Exit(code=1)
 
 
-def _deidentifier(config, operator, subtype_operator, seed, date_shift_min, date_shift_max):
-    """The Deidentifier the settings describe (ValueError on bad settings)."""
-    if config is None:
-        overrides = ops.parse_overrides(subtype_operator)
-        return Deidentifier(operator, overrides, seed, date_shift_min, date_shift_max)
-    from spacy.util import load_config, registry
-
-    if not config.is_file():
-        raise ValueError(f"--config {config}: no such file")
-    if (
-        operator != ops.PLACEHOLDER
-        or subtype_operator
-        or (date_shift_min, date_shift_max) != (-365, 365)
-    ):
-        raise ValueError(
-            f"operators and date shifts cannot be combined with --config: set them in its "
-            f"[{CONFIG_SECTION}] block"
+def _on_workers(action):
+    """Run a Spark action; a worker Python without the package gets a message
+    saying what to set (never the worker's traceback, which could quote a note)."""
+    try:
+        return action()
+    except Exception as err:  # noqa: BLE001 - only the missing-module case is translated
+        if "No module named" not in str(err):
+            raise
+        msg.fail(
+            "the Spark workers' Python cannot import spacy / spacy_deid: set PYSPARK_PYTHON "
+            "(or spark.pyspark.python) to a Python with spacy-deid and the model installed "
+            "on every executor (docs/spark.md, 'Which Python the workers run')",
+            exits=1,
         )
-    loaded = load_config(config)
-    if CONFIG_SECTION not in loaded:
-        raise ValueError(f"{config}: no [{CONFIG_SECTION}] block")
-    deid = registry.resolve({CONFIG_SECTION: loaded[CONFIG_SECTION]})[CONFIG_SECTION]
-    deid.use_mapping(None, seed)
-    return deid
-
-
-def _inside(path: str, folder: str) -> bool:
-    """Whether `path` is `folder` or inside it (local paths resolved, URIs by prefix)."""
-    if "://" in path or "://" in folder or path.startswith("dbfs:") or folder.startswith("dbfs:"):
-        return (path.rstrip("/") + "/").startswith(folder.rstrip("/") + "/")
-    resolved = Path(path).resolve()
-    return resolved == Path(folder).resolve() or Path(folder).resolve() in resolved.parents

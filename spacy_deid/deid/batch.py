@@ -6,7 +6,9 @@ with one mapping, so a patient's surrogates agree across files whatever the
 number of processes. Finished files are written atomically in checkpoints
 (mapping first, then outputs), so an interrupted run resumes by skipping the
 outputs that exist. A file that cannot be read is reported by name and
-problem and skipped; the summary counts it. Nothing logged holds note text.
+problem and skipped; a JSONL line or CSV row that cannot be released is
+reported by file and line and left out of its file's output, whose other
+notes are released; the summary counts both. Nothing logged holds note text.
 """
 
 import multiprocessing
@@ -34,10 +36,12 @@ from .io import (
     FileJob,
     InputError,
     NoteIn,
+    encoding_name,
     is_hidden,
     read_job,
     released_note,
 )
+from .mapping import check_mapping_outside
 from .split import split_points
 from .release import Deidentifier
 from ..corpus.i2b2_2014 import note_to_i2b2_2014
@@ -59,6 +63,9 @@ class BatchSummary:
     files_written: int = 0
     files_resumed: int = 0  # outputs already there from an earlier run
     failed: List[Tuple[str, str]] = field(default_factory=list)  # (file, problem)
+    refused_lines: List[str] = field(default_factory=list)  # "file: line n: problem", not released
+    encodings: Counter = field(default_factory=Counter)  # text files read per encoding
+    other_encodings: List[str] = field(default_factory=list)  # "file: encoding" unless plain UTF-8
     ignored: List[str] = field(default_factory=list)  # files of other types
     hidden: List[str] = field(default_factory=list)  # hidden files and folders, not read
     notes: int = 0
@@ -71,6 +78,11 @@ class BatchSummary:
     def files_failed(self) -> int:
         return len(self.failed)
 
+    @property
+    def complete(self) -> bool:
+        """Whether every note given was released (no failed file, no refused line)."""
+        return not self.failed and not self.refused_lines
+
     def lines(self) -> List[str]:
         rate = self.notes / self.seconds if self.seconds else 0.0
         words = self.words / self.seconds if self.seconds else 0.0
@@ -82,7 +94,17 @@ class BatchSummary:
             f"PHI replaced: {sum(self.replacements.values())}; unreadable dates given a placeholder: "
             f"{self.unparsed_dates}",
         ]
+        if self.refused_lines:
+            out.append(
+                f"lines refused (left out of their file's output): {len(self.refused_lines)}; "
+                "fix them and rerun with --overwrite for those files"
+            )
+        if self.encodings:
+            counts = ", ".join(f"{name} {n}" for name, n in sorted(self.encodings.items()))
+            out.append(f"encodings (written back the same): {counts}")
         out.extend(f"failed: {problem or name}" for name, problem in self.failed)
+        out.extend(f"refused: {problem}" for problem in self.refused_lines)
+        out.extend(f"encoding: {line}" for line in self.other_encodings)
         out.extend(f"ignored: {name}" for name in self.ignored)
         out.extend(f"hidden, not read: {name}" for name in self.hidden)
         return out
@@ -90,8 +112,8 @@ class BatchSummary:
 
 def patient_key(note: NoteIn, relative: Path) -> str:
     """The patient a note's surrogates and date shift belong to: its patient
-    id, else the note alone."""
-    return note.patient_id if note.patient_id is not None else f"note:{relative}:{note.note_id}"
+    id, else the note alone (by its id field, else by file and line)."""
+    return note.patient_key(relative)
 
 
 def output_path(output_dir: Path, relative: Path) -> Path:
@@ -131,13 +153,17 @@ class OutputLock:
     def __enter__(self) -> "OutputLock":
         try:
             for target, lock_file in self.targets:
-                lock_file.parent.mkdir(parents=True, exist_ok=True)
                 lock = FileLock(str(lock_file), timeout=0)
                 try:
+                    lock_file.parent.mkdir(parents=True, exist_ok=True)
                     lock.acquire()
                 except Timeout:
                     raise OutputInUseError(
                         f"{target}: another spacy-deid run is using it; wait for it to end"
+                    ) from None
+                except OSError as err:  # a read-only folder, a file where a folder should be
+                    raise ValueError(
+                        f"cannot write into {lock_file.parent} ({_reason(err)})"
                     ) from None
                 self._stack.callback(_release, lock, lock_file)
         except BaseException:
@@ -154,16 +180,43 @@ def _release(lock: FileLock, lock_file: Path) -> None:
     lock_file.unlink(missing_ok=True)
 
 
+def _reason(err: OSError) -> str:
+    return err.strerror or type(err).__name__
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether `path` is `folder` or inside it (both resolved)."""
+    path, folder = path.resolve(), folder.resolve()
+    return path == folder or folder in path.parents
+
+
+def check_folders(input_base: Path, output_dir: Path, audit_dir: Optional[Path]) -> None:
+    """Input, output and audit folders that cannot mix, checked before any
+    work (ValueError naming the paths): the release never in the input (a rerun
+    would read it as notes), the input never in the release (the original notes
+    would be released with it), audit files never in the input, and an output
+    that is a folder (or can be made one)."""
+    if _inside(output_dir, input_base):
+        raise ValueError("the output folder must not be the input folder or inside it")
+    if _inside(input_base, output_dir):
+        raise ValueError(
+            f"the input {input_base} is inside the output folder {output_dir}: the original "
+            "notes would end up in the release; choose an output folder outside the input"
+        )
+    if audit_dir is not None and _inside(Path(audit_dir), input_base):
+        raise ValueError(
+            f"the --audit-dir {audit_dir} is inside the input {input_base}: a later run would "
+            "read the audit files as notes; put it elsewhere"
+        )
+    for folder, what in ((output_dir, "output"), (audit_dir, "--audit-dir")):
+        if folder is not None and Path(folder).exists() and not Path(folder).is_dir():
+            raise ValueError(f"the {what} path {folder} is a file, not a folder")
+
+
 def check_mapping_path(mapping_path: Path, output_dir: Path) -> None:
     """The mapping (PHI) never inside the release folder, and writable before
     any note is processed. Raises ValueError naming the path."""
-    output = output_dir.resolve()
-    mapping = mapping_path.resolve()
-    if output in mapping.parents:
-        raise ValueError(
-            f"the mapping file {mapping_path} is inside the output folder {output_dir}: "
-            "the mapping is PHI and must never be released with the notes; put it elsewhere"
-        )
+    check_mapping_outside(mapping_path, output_dir)
     if mapping_path.is_dir():
         raise ValueError(f"the mapping path {mapping_path} is a folder, not a file")
     try:
@@ -172,7 +225,7 @@ def check_mapping_path(mapping_path: Path, output_dir: Path) -> None:
             pass
     except OSError as err:
         raise ValueError(
-            f"cannot write the mapping file {mapping_path} ({err.strerror or type(err).__name__})"
+            f"cannot write the mapping file {mapping_path} ({_reason(err)})"
         ) from None
 
 
@@ -181,22 +234,26 @@ EXIT_GRACE_SECONDS = 5.0
 
 
 @contextmanager
-def _workers_end_on_sigterm(n_process: int):
-    """SIGTERM stops the run like Ctrl-C: worker processes are terminated (not
-    left orphaned or waited for) and the finished files are still written."""
-    if n_process <= 1 or threading.current_thread() is not threading.main_thread():
+def _stop_on_sigterm():
+    """SIGTERM stops the run like Ctrl-C, with one process or several: worker
+    processes are terminated (not left orphaned or waited for), the finished
+    files and the mapping are still written and the locks removed."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def stop(signum, frame):
-        for child in multiprocessing.active_children():
+        children = multiprocessing.active_children()
+        for child in children:
             child.terminate()
-        # Exiting can block for good in multiprocessing's queue feeder threads
-        # (data for the workers just terminated): end the process anyway soon
-        # after. SystemExit first, so a file being written is cleaned up.
-        deadline = threading.Timer(EXIT_GRACE_SECONDS, os._exit, args=(128 + signum,))
-        deadline.daemon = True
-        deadline.start()
+        if children:
+            # Exiting can block for good in multiprocessing's queue feeder
+            # threads (data for the workers just terminated): end the process
+            # anyway soon after. SystemExit first, so a file being written is
+            # cleaned up. One process has no feeder: it always finishes its writes.
+            deadline = threading.Timer(EXIT_GRACE_SECONDS, os._exit, args=(128 + signum,))
+            deadline.daemon = True
+            deadline.start()
         raise SystemExit(128 + signum)
 
     previous = signal.signal(signal.SIGTERM, stop)
@@ -237,11 +294,10 @@ class BatchRunner:
         if not input_path.exists():
             raise FileNotFoundError(f"input path does not exist: {input_path}")
         base = input_path.parent if input_path.is_file() else input_path
-        if output_dir.resolve() == base.resolve() or base.resolve() in output_dir.resolve().parents:
-            raise ValueError("the output folder must not be the input folder or inside it")
+        check_folders(base, output_dir, self.audit_dir)
         if self.mapping_path is not None:
             check_mapping_path(Path(self.mapping_path), output_dir)
-        with self.lock(output_dir, self.mapping_path), _workers_end_on_sigterm(self.n_process):
+        with _stop_on_sigterm(), self.lock(output_dir, self.mapping_path):
             return self._run(input_path, base, output_dir)
 
     def lock(self, output_dir: Path, mapping_path: Optional[Path]) -> OutputLock:
@@ -343,6 +399,16 @@ class BatchRunner:
                 # Only the error's type: its message might quote the content.
                 summary.failed.append((str(path), f"{path}: cannot read ({type(err).__name__})"))
                 continue
+            summary.refused_lines.extend(job.refused)
+            if job.source.suffix.lower() != ".xml":
+                summary.encodings[encoding_name(job)] += 1
+                if encoding_name(job) != "utf-8":
+                    summary.other_encodings.append(f"{path}: {encoding_name(job)}")
+            if not job.notes and job.refused:  # nothing left to release: no output
+                summary.failed.append(
+                    (str(path), f"{path}: no line could be released ({len(job.refused)} refused)")
+                )
+                continue
             if not job.notes:
                 ready.append(job)  # an empty JSONL/CSV file is written back as it is
                 continue
@@ -376,11 +442,15 @@ class BatchRunner:
             try:
                 if self.audit_dir is not None:
                     self._write_audit(job)
-                atomic_write_text(output_path(output_dir, job.relative), job.render(job.released))
+                atomic_write_text(
+                    output_path(output_dir, job.relative),
+                    job.render(job.released),
+                    encoding=job.encoding,
+                )
                 summary.files_written += 1
             except OSError as err:
                 summary.failed.append(
-                    (str(job.source), f"{job.source}: cannot write output ({err.strerror})")
+                    (str(job.source), f"{job.source}: cannot write output ({_reason(err)})")
                 )
         ready.clear()
 

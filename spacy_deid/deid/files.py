@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import List, Tuple
 
 
-def atomic_write_text(path: Path, text: str, private: bool = False) -> Path:
-    """Write `text` (UTF-8, newlines untouched) so `path` is either old or whole.
+def atomic_write_text(
+    path: Path, text: str, private: bool = False, encoding: str = "utf-8"
+) -> Path:
+    """Write `text` (in `encoding`, newlines untouched) so `path` is either old or whole.
 
     The temporary file is created inside the `try`, so a run stopped at any
     moment (deidentify's SIGTERM handler raises SystemExit) leaves none behind.
@@ -19,7 +21,7 @@ def atomic_write_text(path: Path, text: str, private: bool = False) -> Path:
     temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
     try:
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if private else 0o666)
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file_:
+        with os.fdopen(descriptor, "w", encoding=encoding, newline="") as file_:
             file_.write(text)
         os.replace(temporary, path)
     except BaseException:

@@ -124,4 +124,33 @@ class DeidMapping:
             raise MappingFormatError(f"{path}: not a spacy-deid mapping")
         if data.get("version") not in READABLE_VERSIONS:
             raise MappingFormatError(f"{path}: unsupported mapping version {data.get('version')!r}")
+        patients = data.get("patients") or {}
+        if not isinstance(patients, dict):
+            raise MappingFormatError(f"{path}: malformed mapping ('patients' is not an object)")
+        for number, state in enumerate(patients.values(), 1):
+            try:
+                PatientState.from_dict(state)
+            except (AttributeError, KeyError, TypeError, ValueError) as err:
+                # By position and error type: the entry's key and values are PHI.
+                raise MappingFormatError(
+                    f"{path}: malformed mapping entry (patient {number} of {len(patients)}: "
+                    f"{type(err).__name__})"
+                ) from None
         return cls.from_dict(data)
+
+
+def check_mapping_outside(mapping: Union[str, Path], output: Union[str, Path]) -> None:
+    """ValueError when the mapping (PHI) is the output or inside it: it would
+    be released with the notes. Local paths are compared resolved (links
+    followed), URIs (hdfs://, s3a://, dbfs:) by prefix."""
+    mapping, output = str(mapping), str(output)
+    if any("://" in p or p.startswith("dbfs:") for p in (mapping, output)):
+        inside = (mapping.rstrip("/") + "/").startswith(output.rstrip("/") + "/")
+    else:
+        resolved, folder = Path(mapping).resolve(), Path(output).resolve()
+        inside = resolved == folder or folder in resolved.parents
+    if inside:
+        raise ValueError(
+            f"the mapping {mapping} is inside the output {output}: the mapping is PHI "
+            "and must never be released with the notes; put it elsewhere"
+        )

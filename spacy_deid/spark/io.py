@@ -13,8 +13,9 @@ row of each patient. Appending is what every Spark file system (HDFS, S3,
 DBFS, local) supports; nothing is renamed or overwritten.
 """
 
+import dataclasses
 import time
-from typing import Optional, Tuple
+from typing import Optional, Sequence, Tuple
 
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, SparkSession, Window
@@ -40,15 +41,34 @@ def guess_format(path: str, given: str = "auto") -> str:
 
 
 def read_notes(
-    spark: SparkSession, path: str, fmt: str, columns: Columns
+    spark: SparkSession,
+    path: str,
+    fmt: str,
+    columns: Columns,
+    id_fields: Optional[Sequence[str]] = None,
 ) -> Tuple[DataFrame, Optional[str]]:
-    """The notes at `path` and the name of the column of reading problems (or None)."""
+    """The notes at `path` and the name of the column of reading problems (or
+    None). `id_fields`: JSONL fields to take the note id from, the first
+    present of each line (into `columns.note_id`), instead of that one field."""
     if fmt == JSONL:
-        return read_jsonl(spark, path, columns), PROBLEM
+        return read_jsonl(spark, path, columns, id_fields), PROBLEM
     return spark.read.parquet(path), None
 
 
-def read_jsonl(spark: SparkSession, path: str, columns: Columns) -> DataFrame:
+def with_id_column(notes: DataFrame, columns: Columns, id_fields: Sequence[str]) -> Columns:
+    """`columns` naming the first of `id_fields` the notes have (ValueError if none)."""
+    found = next((name for name in id_fields if name in notes.columns), None)
+    if found is None:
+        raise ValueError(
+            f"the notes have no note id column ({' or '.join(id_fields)}; "
+            "name another with --id-field)"
+        )
+    return dataclasses.replace(columns, note_id=found)
+
+
+def read_jsonl(
+    spark: SparkSession, path: str, columns: Columns, id_fields: Optional[Sequence[str]] = None
+) -> DataFrame:
     """One row per non-blank line: id, patient and order as strings (numbers
     written as JSON numbers become their digits), the text only if it is a
     JSON string."""
@@ -64,9 +84,16 @@ def read_jsonl(spark: SparkSession, path: str, columns: Columns) -> DataFrame:
         .when(text.isNull() | (text_type == "VOID"), st.MISSING_TEXT)
         .when(text_type != "STRING", st.TEXT_NOT_STRING)
     )
-    fields = [
-        F.try_variant_get(record, _path(name), "string").alias(name)
-        for name in (columns.note_id, columns.patient_id, columns.order_by)
+    def field(name: str):
+        return F.try_variant_get(record, _path(name), "string")
+
+    def present(name: str):  # blank ids count as absent, as deidentify reads them
+        return F.when(F.trim(field(name)) != "", field(name))
+
+    note_id = F.coalesce(*map(present, id_fields)) if id_fields else field(columns.note_id)
+    fields = [note_id.alias(columns.note_id)] + [
+        field(name).alias(name)
+        for name in (columns.patient_id, columns.order_by)
         if name is not None
     ]
     return lines.select(

@@ -120,16 +120,20 @@ def prepare(
     columns = settings.columns
     check_columns(notes, settings, input_problem_col)
     note_id = F.col(columns.note_id).cast("string")
-    patient = F.col(columns.patient_id).cast("string")
+    blank = lambda column: column.isNull() | (F.trim(column) == "")  # noqa: E731
+    given_patient = F.col(columns.patient_id).cast("string")
+    # A note without a patient id is its own patient, as in `deidentify`
+    # (the key Deidentifier.release_doc gives a note alone).
+    patient = F.when(blank(given_patient), F.concat(F.lit("note:"), note_id)).otherwise(
+        given_patient
+    )
     text = F.col(columns.text)
     problem = F.col(input_problem_col) if input_problem_col else F.lit(None).cast("string")
-    blank = lambda column: column.isNull() | (F.trim(column) == "")  # noqa: E731
     status = (
         F.when(problem.isNotNull(), problem)
         .when(blank(note_id), st.MISSING_NOTE_ID)
         .when(text.isNull(), st.MISSING_TEXT)
         .when(F.length(text) > settings.max_note_chars, st.TOO_LARGE)
-        .when(blank(patient), st.MISSING_PATIENT_ID)
         .when(F.length(text) == 0, st.EMPTY_TEXT)
     )
     released = status.isNull() | (status == st.EMPTY_TEXT)

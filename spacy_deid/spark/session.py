@@ -1,6 +1,7 @@
 """The SparkSession of the command line."""
 
 import os
+import sys
 from typing import Optional
 
 from pyspark.sql import SparkSession
@@ -20,6 +21,11 @@ def get_session(
         master = DEFAULT_MASTER
     if master is not None:
         builder = builder.master(master)
+    if master is not None and master.startswith("local"):
+        # Local workers run this Python (the driver's virtual environment,
+        # activated or not) unless the user chose one; PySpark's default is
+        # whatever `python3` is first on PATH, often one without the package.
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     if shuffle_partitions is not None:
         builder = builder.config("spark.sql.shuffle.partitions", str(shuffle_partitions))
     return builder.getOrCreate()

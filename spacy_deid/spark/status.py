@@ -14,7 +14,9 @@ MISSING_NOTE_ID = "missing_note_id"
 MISSING_TEXT = "missing_text"  # null or absent
 TEXT_NOT_STRING = "text_not_string"  # a number, list or object
 TOO_LARGE = "too_large"  # over max_note_chars: kept away from the Python worker
-MISSING_PATIENT_ID = "missing_patient_id"  # null or blank: no consistent surrogates possible
+# No longer given: a note without a patient id is its own patient (as in
+# `deidentify`); kept so outputs of earlier versions still read.
+MISSING_PATIENT_ID = "missing_patient_id"
 
 # Found while processing.
 NO_SPLIT_POINT = "no_split_point"  # over nlp.max_length with no line or word break to cut at
