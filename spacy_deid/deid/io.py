@@ -119,11 +119,20 @@ _BOMS = (
 )
 
 
+_NUL = b"\x00"
+
+
 def decode_text(path: Path, data: bytes) -> Tuple[str, str]:
     """(text, codec): UTF-8, or the encoding a BOM names. The BOM is kept as
     U+FEFF at the start of the text, so writing the text in the same codec
     gives the BOM back."""
     encoding = next((name for bom, name in _BOMS if data.startswith(bom)), "utf-8")
+    if encoding == "utf-8" and _NUL in data:
+        # Valid UTF-8, but UTF-16/32 without its BOM: read so, no PHI would be found.
+        raise InputError(
+            f"{path}: byte {data.index(_NUL)} is NUL: UTF-16 or UTF-32 without a byte order "
+            "mark? (text files must be UTF-8, or UTF-16/UTF-32 starting with a byte order mark)"
+        )
     try:
         return data.decode(encoding), encoding
     except UnicodeDecodeError as err:
