@@ -7,9 +7,11 @@ Java 17+ is missing. One local[2] SparkSession is shared by the module.
 """
 
 import json
+import os
 import random
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -194,9 +196,10 @@ BAD_ROWS = [
     ({"note_id": "b-empty", "patient_id": "P01", "text": ""}, status.EMPTY_TEXT),
     ({"note_id": "b-number", "patient_id": "P01", "text": 5}, status.TEXT_NOT_STRING),
     ({"note_id": "b-object", "patient_id": "P01", "text": {"t": SECRET}}, status.TEXT_NOT_STRING),
-    ({"note_id": "b-no-patient", "text": f"Seen by {SECRET}."}, status.MISSING_PATIENT_ID),
-    ({"note_id": "b-null-patient", "patient_id": None, "text": "x"}, status.MISSING_PATIENT_ID),
-    ({"note_id": "b-blank-patient", "patient_id": "  ", "text": "x"}, status.MISSING_PATIENT_ID),
+    # No patient id: the note is its own patient, as with `deidentify` (issue 27, item 4).
+    ({"note_id": "b-no-patient", "text": "Seen today."}, status.OK),
+    ({"note_id": "b-null-patient", "patient_id": None, "text": "x"}, status.OK),
+    ({"note_id": "b-blank-patient", "patient_id": "  ", "text": "x"}, status.OK),
     ({"patient_id": "P02", "text": f"{SECRET} called."}, status.MISSING_NOTE_ID),
     ({"note_id": "b-large", "patient_id": "P02", "text": "word " * 10_000}, status.TOO_LARGE),
     (f'{{"note_id": "b-broken", "text": "{SECRET}', status.INVALID_JSON),
@@ -228,11 +231,13 @@ def test_bad_rows_all_get_a_status(spark, model_dir, records, tmp_path):
             assert got.status == expected, row["note_id"]
             if expected == status.EMPTY_TEXT:
                 assert got.released_text == "" and got.spans == []
+            elif expected == status.OK:
+                assert got.released_text == row["text"]
             else:
                 assert got.released_text is None
     for record in good:
         assert by_id[record["note_id"]].status == status.OK
-    expected_counts = {status.OK: len(good)}
+    expected_counts = {status.OK: len(good)}  # plus the bad rows that are released
     for _, expected in BAD_ROWS:
         expected_counts[expected] = expected_counts.get(expected, 0) + 1
     assert counts == expected_counts
@@ -447,3 +452,67 @@ def test_the_pipeline_is_loaded_once_per_worker_process(model_dir):
     first = load_pipeline(model_dir)
     assert load_pipeline(model_dir) is first
     assert load_pipeline(model_dir, "recall") is not first  # another operating point
+
+
+# --- deidentify and deidentify-spark read the same files the same way (issue 27) ----
+def _without_the_virtual_environment() -> dict:
+    """The environment of a shell where the virtual environment is not
+    activated: its bin folder off PATH (so `python3` is another Python),
+    VIRTUAL_ENV unset; Java and the package's source path kept."""
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYSPARK_PYTHON")}
+    venv_bin = str(Path(sys.executable).parent)
+    java_bin = str(Path(shutil.which("java")).resolve().parent) if shutil.which("java") else ""
+    path = [p for p in env.get("PATH", "").split(os.pathsep) if p and p != venv_bin]
+    env["PATH"] = os.pathsep.join([p for p in path if "pyenv" not in p] + [java_bin])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    return env
+
+
+@needs_spark
+@pytest.mark.faults
+def test_dev_notes_give_the_same_release_from_both_commands(tmp_path, model_dir, dev_corpus_dir):
+    """The dev notes as JSONL with an `id` field (no patient id): `deidentify`
+    and `deidentify-spark` on local[2], started from an unactivated virtual
+    environment, release byte-identical texts, every note `ok`, exit 0."""
+    notes = [read_i2b2_2014(path) for path in sorted(dev_corpus_dir.glob("*.xml"))]
+    source = _write_jsonl(
+        tmp_path / "in" / "notes.jsonl", [{"id": n.note_id, "text": n.text} for n in notes]
+    )
+    options = ["--model", model_dir, "--seed", SEED, "--operator", "surrogate"]
+    single = CliRunner().invoke(
+        app, ["deidentify", str(source), str(tmp_path / "single"), *options, "--no-progress"]
+    )
+    assert single.exit_code == 0, single.output
+    lines = (tmp_path / "single" / "notes.jsonl").read_text(encoding="utf-8").splitlines()
+    expected = {json.loads(line)["id"]: json.loads(line)["text"] for line in lines}
+    command = [sys.executable, "-c", "from spacy_deid.cli import main; main()"]
+    command += ["deidentify-spark", str(source)]
+    command += [str(tmp_path / "spark"), *options, "--master", "local[2]", "--partitions", "2"]
+    run = subprocess.run(
+        command, capture_output=True, text=True, timeout=600, env=_without_the_virtual_environment()
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    rows = [
+        json.loads(line)
+        for part in sorted((tmp_path / "spark").glob("part-*"))
+        for line in part.read_text(encoding="utf-8").splitlines()
+    ]
+    assert {row["status"] for row in rows} == {status.OK} and len(rows) == len(notes)
+    got = {row["note_id"]: row["released_text"] for row in rows}
+    assert sorted(got) == sorted(expected)
+    differing = [i for i in expected if got[i].encode("utf-8") != expected[i].encode("utf-8")]
+    assert not differing, differing
+
+
+@needs_spark
+@pytest.mark.faults
+def test_spark_cli_exits_1_unless_every_note_is_released(tmp_path, model_dir):
+    source = _write_jsonl(tmp_path / "notes.jsonl", [{"id": "n1", "text": f"Seen by {SECRET}."}])
+    with source.open("a", encoding="utf-8") as file_:
+        file_.write('{"id": "n2", "text": "' + SECRET + '"\n')  # not JSON
+    args = ["deidentify-spark", str(source), str(tmp_path / "out"), "--model", model_dir]
+    args += ["--seed", SEED, "--master", "local[2]"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1, result.output
+    assert "invalid_json: 1" in result.output and "ok: 1" in result.output
+    assert SECRET not in result.output
