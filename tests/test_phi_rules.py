@@ -3,6 +3,7 @@
 Positives: (text, exact expected span text, subtype). Negatives: texts in
 which a subtype (or any PHI) must not be found. All strings are invented.
 """
+import json
 from typing import List, Tuple
 
 import pytest
@@ -551,3 +552,45 @@ def test_profession_positive(nlp, text, expected):
 ])
 def test_profession_negative(nlp, text):
     assert_absent(nlp, text, labels.PROFESSION)
+
+
+# --- the fragments file ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        ('{"name": "lower", "regex": "a"}', "expected an object with an UPPER_SNAKE_CASE"),
+        ('{"name": "GOOD_NAME", "regex": 3}', "'regex' must be a string"),
+    ],
+)
+def test_a_bad_fragment_line_names_the_file_and_line(tmp_path, monkeypatch, line, message):
+    from spacy_deid.data_files import DataFileError
+    from spacy_deid.pipeline.phi_rules import fragments
+
+    path = tmp_path / "phi_fragments.jsonl"
+    path.write_text('{"name": "OK", "regex": "a"}\n' + line + "\n", encoding="utf-8")
+    monkeypatch.setattr(fragments, "FRAGMENTS_FILE", path)
+    with pytest.raises(DataFileError) as err:
+        fragments._written_fragments()
+    assert f"line 2: {message}" in str(err.value) and "phi_fragments.jsonl" in str(err.value)
+
+
+def test_a_fragment_written_and_built_is_an_error(tmp_path, monkeypatch):
+    from spacy_deid.pipeline.phi_rules import fragments
+
+    path = tmp_path / "phi_fragments.jsonl"
+    path.write_text('{"name": "MONTH_FULL", "regex": "a"}\n', encoding="utf-8")
+    monkeypatch.setattr(fragments, "FRAGMENTS_FILE", path)
+    with pytest.raises(fragments.FragmentError, match="MONTH_FULL"):
+        fragments._all_fragments()
+
+
+def test_every_written_fragment_says_why_or_is_plain():
+    from spacy_deid.pipeline.phi_rules import fragments
+
+    rows = [json.loads(line) for line in fragments.FRAGMENTS_FILE.read_text().splitlines() if line]
+    assert len({r["name"] for r in rows}) == len(rows)
+    groups = {"boundaries", "dates", "ages", "contact", "identifiers", "locations"}
+    assert {r["group"] for r in rows} <= groups
+    assert set(fragments.FRAGMENTS) >= {r["name"] for r in rows}

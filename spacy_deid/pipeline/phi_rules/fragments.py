@@ -6,8 +6,10 @@ fragments (recursively) before the pattern is compiled, once, by the
 collide with regex quantifiers such as `\\d{3}` or `{1,2}`. The patterns are
 compiled with the `regex` package (variable-width lookbehind, scoped flags).
 
-Each fragment says in a comment why it looks the way it does. Dictionaries
-(state names, holidays) are package data.
+The fragments written out as regexes are data (`data/phi_fragments.jsonl`:
+name, group, regex and why it looks the way it does); those built from word
+lists (months, weekdays, holidays, number words, states, countries, job head
+nouns) are built below. Dictionaries (state names, holidays) are package data.
 """
 from functools import lru_cache
 from typing import Any, Dict, Iterable, List, Mapping, Tuple
@@ -172,219 +174,91 @@ def _number_word() -> str:
 
 # --- the fragments -------------------------------------------------------------
 # name -> regex. Order does not matter; references are resolved by expand().
-_FRAGMENTS: Dict[str, str] = {
-    # ---- boundaries
-    # A number starts here: not glued to a word, another number, a decimal or
-    # fraction part, a currency sign, a hash or a hyphen ("HU2096" is no year).
-    "NUM_START": r"(?<![\w.,/#$+\-–])",
-    # A number ends here: no more digits, decimal part, fraction or hyphenated
-    # continuation. Letters may follow: EHR exports glue fields ("2073Age").
-    "NUM_END": r"(?!\d|[.,/:]\d|[-–]\d)",
-    # A word starts here (letters only; digits may be glued before a field name).
-    "WORD_START": r"(?<![A-Za-z])",
-    # ---- dates
-    "MONTH_FULL": _alternation(_title_and_upper(MONTHS_FULL)),
-    # Abbreviated month, optional period; not the start of a longer word ("Marching").
-    "MONTH_ABBR": _alternation(_title_and_upper(MONTHS_ABBR)) + r"\.?(?![A-Za-z])",
-    "MONTH": r"(?:{MONTH_FULL}(?![A-Za-z])|{MONTH_ABBR})",
-    # Day of month 1-31, leading zero allowed.
-    "DAY": r"(?:0?[1-9]|[12]\d|3[01])",
-    # Day with an optional ordinal suffix ("3rd").
-    "DAY_ORD": r"(?:{DAY}(?i:st|nd|rd|th)?)",
-    # Month number 1-12 (US order: month first).
-    "MONTH_NUM": r"(?:0?[1-9]|1[0-2])",
-    # Four-digit years 1900-2199: i2b2-style corpora shift dates into the
-    # 2000s/2100s; 4-digit numbers outside this range are doses, counts, codes.
-    "YEAR4": r"(?:19|20|21)\d\d",
-    # Year after a numeric month/day: four digits or two.
-    "YEAR_NUMERIC": r"(?:{YEAR4}|\d\d)",
-    # A date may be glued to a following clock time in EHR exports ("...2062" "03:15").
-    "GLUED_TIME": r"(?=\d{1,2}:\d\d)",
-    # A weekday, singular or plural ("on Tuesdays").
-    "WEEKDAY_FULL": _alternation(
-        [f for w in WEEKDAYS_FULL for f in (w, w.upper(), w.lower())]
-    ) + r"(?:s|S)?(?![A-Za-z])",
-    "WEEKDAY_ABBR": _alternation(_title_and_upper(WEEKDAYS_ABBR)) + r"\.?(?![A-Za-z])",
-    "HOLIDAY": _alternation(HOLIDAYS).replace("'", "['’]") + r"(?![A-Za-z])",
-    # Seasons; "fall" is kept apart because it is also an event ("a fall at home").
-    "SEASON": r"(?i:spring|summer|winter|autumn)(?![a-z])",
-    "SEASON_ANY": r"(?i:spring|summer|winter|autumn|fall)(?![a-z])",
-    # Words before a month, weekday-less date or season that make it a point in time.
-    # (as a prefix tree: every use is followed by whitespace, so only a whole
-    # word can match and the order of preference among the words is moot)
-    "DATE_CUE": "(?i:"
-    + _alternation(
-        "in on since from until till til by during through thru to of early late mid last next "
-        "this that around about before after starting started beginning began begins every "
-        "each throughout over circa dated".split()
-    )
-    + r"|as\s+of)",
-    # Hedges between a cue and the date ("since about March", "around ~May").
-    "DATE_HEDGE": r"(?:(?i:about|around|approximately|approx\.?|roughly|~|mid-?)\s*)",
-    # Words after a number that make it a quantity, not a year.
-    "UNIT_WORD": (
-        r"(?i:mg|mcg|µg|ug|g|gm|grams?|kg|lbs?|pounds|ml|cc|l|units?|iu|calories|kcal|cal|"
-        r"steps|ft|feet|miles?|km|meters?|m|hours?|hrs?|h|mmhg|cells|copies|ng|pg|meq|mmol|"
-        r"dollars|usd|words|points|pts|patients|people|members|students|times|minutes|mins?|"
-        r"seconds|secs?|x|ms|bpm|%)(?![A-Za-z])"
-    ),
-    # Words right before a month/day ("last filled 9/12", "Next appt: 4/3").
-    "DATE_CUE_MD": (
-        r"(?i:last|recently|seen|filled|refilled|appointment|appt|visit|use|used|drink|sober|"
-        r"dated|next|follow-?up|f/u|rtc|return|returns|due|discharged|admitted|started|stopped|"
-        r"quit|effective|date)"
-    ),
-    # Not right after a name or a title: weekday and month names are also
-    # first names and surnames ("Penelope Sunday", "Dr June Roe"). Sentence-initial
-    # prepositions are fine.
-    "NOT_IN_NAME": (
-        r"(?:(?<=(?<![A-Za-z])(?:In|On|Every|Each|Last|Next|This|By|Until|Since|Through|Before|"
-        r"After|Over|During|From|Till|Around|Early|Late|Mid)\s)|(?<![A-Z][a-z][A-Za-z'\-]*\s))"
-        r"(?<!(?:Dr|Mr|Ms|Mrs|Miss|Mx|Prof)\.?\s)"
-    ),
-    # Not followed by a surname ("Sunday Allison"); a following title-case
-    # word that starts a date ("Sunday, June 19") is matched by longer patterns.
-    "NOT_BEFORE_NAME": r"(?![ \t]+[A-Z][a-z])",
-    # Rooms, wards and numbered things: a following 4-digit number is no year.
-    "NUMBERED_THING": (
-        r"(?i:room|rm|ward|unit|bed|suite|ste|apt|apartment|floor|building|bldg|ext|extension|"
-        r"box|route|rte|no|number|#)\.?\s*"
-    ),
-    # ---- ages
-    "NUMBER_WORD": _number_word(),
-    # Age as a number (0-119) or in words.
-    "AGE_NUM": r"(?:{NUM_START}(?:1[01]\d|\d{1,2}){NUM_END}|{NUMBER_WORD})",
-    # Decades of life: "40s", "40's", "forties".
-    "DECADE": r"(?:[1-9]0['’]?s(?![a-z])|(?i:" + "|".join(DECADE_WORDS) + r")(?![a-z]))",
-    # "-year-old", " years old", " yo", "y/o", "y.o.", " yr old".
-    "YEARS_OLD": (
-        r"(?:\s?[-–]?\s?(?i:years?|yrs?\.?|yr\.?)\s?[-–]?\s?(?i:old)(?![a-z])"
-        r"|\s?[-–]?\s?(?i:y/o|y\.\s?o\.?|yo)(?![a-z]))"
-    ),
-    # What may follow a bare age number ("at 15,", "at 15 after...", "was ten when").
-    "AGE_FOLLOW": (
-        r"(?=\s*(?:[,;()\]\n]|\.(?!\d)|$)"
-        r"|\s+(?i:by|after|and|when|with|in|from|for|but|while|until|due|because|following|"
-        r"he|she|they|then|as|at|per|years?|yrs?|y/o|yo|or|before)(?![a-z]))"
-    ),
-    # Verbs and nouns after which "at 7" is a clock time, not an age.
-    "TIME_CONTEXT": (
-        r"(?<![A-Za-z])(?i:wakes?|woke|waking|awake|asleep|sleeps?|slept|bed|bedtime|up|rises?|arrives?|"
-        r"arrived|leaves?|left|starts?|started|ends?|ended|home|work|school|dinner|lunch|"
-        r"breakfast|meds?|dose|doses|class|shift|appointment|visit|session|noon|night|pm|am)"
-    ),
-    # Family members and other people whose age a note gives.
-    "RELATIVE": (
-        r"(?i:mother|father|mom|dad|sister|brother|son|daughter|husband|wife|partner|boyfriend|"
-        r"girlfriend|fianc[eé]e?|spouse|aunt|uncle|cousin|niece|nephew|grandmother|grandfather|"
-        r"grandson|granddaughter|grandparent|step-?father|step-?mother|step-?son|step-?daughter|"
-        r"step-?brother|step-?sister|half-?brother|half-?sister|half-?sibling|sibling|child|kid|"
-        r"baby|friend|roommate|neighbou?r|guardian|twin)s?(?![a-z])"
-    ),
-    # A bare age: 0-119 in digits, or in words.
-    "AGE_BARE": r"(?:{NUM_START}(?:1[01]\d|\d{1,2})(?![\d]|[.,/:]\d)|{NUMBER_WORD})",
-    # ---- contact
-    # Separator inside a phone number.
-    "PHONE_SEP": r"[ .\-–]",
-    # The 10-digit NANP body: "(692) 673 3025", "692-673-3025", "692.673.3025",
-    # and the glued "692673-3025".
-    "PHONE_BODY": (
-        r"(?:\(\d{3}\)\s?\d{3}{PHONE_SEP}?\d{4}"
-        r"|\d{3}{PHONE_SEP}\d{3}{PHONE_SEP}\d{4}"
-        r"|\d{6}[\-–]\d{4})"
-    ),
-    # Country code: "+1 ", "1-".
-    "PHONE_COUNTRY": r"(?:\+?1{PHONE_SEP}?)",
-    # Extension: " x402", ", x 549", " ext. 12".
-    "PHONE_EXT": r"(?:\s?,?\s?(?i:x|ext\.?|extension)\s?\.?\s?\d{1,5}(?!\d))",
-    "PHONE_NUMBER": r"(?:{NUM_START}{PHONE_COUNTRY}?{PHONE_BODY}{PHONE_EXT}?(?![\d\-]))",
-    # Words that introduce a phone number written without separators.
-    "PHONE_CUE": (
-        r"(?i:phone|ph|tel|telephone|cell|mobile|call|contact|reached\s+at|home|work|"
-        r"office|number|callback|pager|text|line|hotline)"
-    ),
-    "TLD_LOWER": (
-        r"(?:com|org|net|edu|gov|mil|io|us|info|biz|art|co|me|health|app|ly|tv|uk|ca|int|"
-        r"care|clinic|online|site|xyz)"
-    ),
-    # Top-level domain of an e-mail: lower case unless the whole address is in caps;
-    # a capital right after it is a glued field name ("...eduCell:").
-    "EMAIL_TLD": r"(?:[a-z]{2,24}(?![a-z])|[A-Z]{2,24}(?![A-Za-z]))",
-    "EMAIL_ADDRESS": r"(?<![\w.%+\-])[^\W_][\w.%+\-]*@(?:[A-Za-z0-9\-]+\.)+{EMAIL_TLD}",
-    # A URL path, taken as short as possible up to the end of the URL: before
-    # sentence punctuation and a space, or before a capitalised field label
-    # glued on by an EHR export ("/v/8KQ2-77TDSession IP").
-    "URL_PATH": (
-        r"(?:/[\w\-./?=&%#~+:@]*?(?<![.,;:!?])"
-        r"(?=[.,;:!?)\]}'\"]*(?:\s|$|[<>()])|(?<=[A-Z0-9])[A-Z][a-z]{2,}(?:\s|:|$)))"
-    ),
-    "OCTET": r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)",
-    # ---- identifiers
-    # An identifier value: capitals, digits and inner hyphens, at least 3
-    # digits. It ends before a glued field name ("8810245DOB:", "...284Age").
-    "ID_VALUE": (
-        r"(?:(?<![A-Za-z0-9\-])(?=(?:[A-Z\-]*\d){3})[A-Z0-9]+(?:-[A-Z0-9]+)*"
-        r"(?:(?<=\d)(?=[A-Z][A-Za-z]*:|[A-Z][a-z])|(?![A-Za-z0-9:])))"
-    ),
-    # "number", "no.", "#", "ID" after the name of an identifier.
-    "ID_WORD": r"(?:\s*(?i:numbers?|nums?|nos?\.?|#s?|ids?)(?![a-z]))",
-    # Between an identifier's name and its value.
-    "ID_SEP": r"(?:\s*(?:[:#=.]|\s-)?\s*(?:(?i:is)\s+)?)",
-    # ---- locations
-    # A capital may follow: a glued field label ("KentuckyFAMILY HX").
-    "STATE_NAME_PLAIN": _state_names("plain") + r"(?![a-z])",
-    # ---- occupations: a job head noun, no family role ("teacher", "cataloger")
-    "JOB_HEAD": _alternation(_job_heads()) + r"(?![A-Za-z\-])",
-    # ---- countries (GeoNames, via the shipped countries.txt), the unambiguous ones
-    "COUNTRY_NAME": _alternation(_unambiguous_countries()),
-    "STATE_NAME_PERSON_LIKE": _state_names("person_like") + r"(?![a-z])",
-    "STATE_NAME_CITY_LIKE": _state_names("city_like") + r"(?![a-z])",
-    "STATE_NAME": _state_names("all") + r"(?![a-z])",
-    "STATE_NAME_UPPER": _state_names_upper() + r"(?![A-Za-z])",
-    "STATE_ABBR": _state_abbrs() + r"(?![A-Za-z0-9\-])",
-    "STATE_ABBR_AFTER_CITY": _state_abbrs(STATE_ABBRS_CREDENTIAL_LIKE) + r"(?![A-Za-z0-9\-])",
-    "STATE_ABBR_CREDENTIAL_LIKE": _alternation(STATE_ABBRS_CREDENTIAL_LIKE) + r"(?![A-Za-z0-9\-])",
-    "STATE_ABBR_IN_PROSE": _state_abbrs(STATE_ABBRS_WORD_LIKE) + r"(?![A-Za-z0-9\-])",
-    "STATE_ABBR_AFTER_BARE_NAME": _state_abbrs(STATE_ABBRS_NOT_AFTER_BARE_NAME)
-    + r"(?![A-Za-z0-9\-])",
-    # A place name in capitals before a postal code ("LAREDO TX").
-    "CITY_WORDS_UPPER": r"(?:[A-Z]{3,}(?:[ \-][A-Z]{2,}){0,2})",
-    # A place name before ", ST": one to three capitalised words.
-    "CITY_WORDS": r"(?:[A-Z][a-z]+(?:[ \-](?:[A-Z][a-z]+)){0,2})",
-    # After a state: a ZIP, sentence punctuation, a bracket, end of line or a lower-case word.
-    "AFTER_STATE": r"(?=\s{1,2}\d{5}(?!\d)|\s*[.,;:)\]|/]|[ \t]*(?:\r?\n|$)|\s+[a-z(])",
-    # Not the state part of a credential list ("Jane Doe, MA, LMHC").
-    "NOT_CREDENTIALS": r"(?!\s*,\s*(?:[A-Z]{2,6}(?![a-z])|Ph\.?D|Psy\.?D|Ed\.?D))",
-    "ZIP_CODE": r"(?:\d{5}(?:-\d{4})?(?![\d\-]))",
-    # Street suffixes written out; strong enough to name a street without a number.
-    "STREET_SUFFIX_STRONG": (
-        r"(?:Street|Avenue|Road|Boulevard|Drive|Lane|Parkway|Highway|Terrace|Turnpike)"
-    ),
-    "STREET_SUFFIX_FULL": (
-        r"(?:Street|Avenue|Road|Drive|Lane|Boulevard|Court|Place|Way|Terrace|Circle|Parkway|"
-        r"Highway|Square|Trail|Path|Row|Alley|Bend|Crossing|Loop|Pike|Turnpike|Plaza|Run|"
-        r"Walk|Ridge|Point|Hollow|Grove|Glen|Heights|Hill|Park|Landing|Commons|Crescent|"
-        r"Expressway|Gardens|Green|Harbor|Manor|Meadow|Pass|Pines|Shore|Summit|Trace|View|"
-        r"Vista|Woods)(?![A-Za-z])"
-    ),
-    # Abbreviated suffixes, with their period (part of the abbreviation).
-    "STREET_SUFFIX_ABBR": (
-        r"(?:St|Ave|Av|Rd|Dr|Ln|Blvd|Ct|Pl|Ter|Cir|Pkwy|Hwy|Sq|Trl)(?![A-Za-z])\.?"
-    ),
-    # Street name words: capitalised words or ordinals ("5th").
-    "STREET_NAME": (
-        r"(?:(?:[NSEW]\.?\s)?(?:[A-Z][a-z]+|\d+(?:st|nd|rd|th))"
-        r"(?:[ \-](?:[A-Z][a-z]+|\d+(?:st|nd|rd|th))){0,2})"
-    ),
-    # Unit after a street address: ", Apt 7F", " Suite 200", " #3".
-    "STREET_UNIT": r"(?:,?\s(?:Apt|Apartment|Unit|Suite|Ste|Fl|Floor|#)\.?\s?#?[A-Z0-9\-]{1,6}(?![A-Za-z0-9]))",
-}
+FRAGMENTS_FILE = DATA_DIR / "phi_fragments.jsonl"
+_FRAGMENT_NAME = regex.compile(r"^[A-Z][A-Z0-9_]*$")
 
-FRAGMENTS: Mapping[str, str] = _FRAGMENTS
+
+def _fragment_entry(entry: Any) -> Dict[str, Any]:
+    if not isinstance(entry, dict) or not _FRAGMENT_NAME.match(str(entry.get("name", ""))):
+        raise ValueError("expected an object with an UPPER_SNAKE_CASE 'name'")
+    if not isinstance(entry.get("regex"), str):
+        raise ValueError("'regex' must be a string")
+    return entry
+
+
+def _written_fragments() -> Dict[str, str]:
+    """The fragments written out as regexes, each with why it looks the way it
+    does (data/phi_fragments.jsonl: name, group, regex, why)."""
+    entries = read_jsonl(FRAGMENTS_FILE, _fragment_entry, what="regex fragments")
+    return {entry["name"]: entry["regex"] for entry in entries}
+
+
+def _date_and_age_fragments() -> Dict[str, str]:
+    """The fragments built from word lists: months, weekdays, holidays, number words."""
+    return {
+        "MONTH_FULL": _alternation(_title_and_upper(MONTHS_FULL)),
+        # Abbreviated month, optional period; not the start of a longer word ("Marching").
+        "MONTH_ABBR": _alternation(_title_and_upper(MONTHS_ABBR)) + r"\.?(?![A-Za-z])",
+        # A weekday, singular or plural ("on Tuesdays").
+        "WEEKDAY_FULL": _alternation(
+            [f for w in WEEKDAYS_FULL for f in (w, w.upper(), w.lower())]
+        ) + r"(?:s|S)?(?![A-Za-z])",
+        "WEEKDAY_ABBR": _alternation(_title_and_upper(WEEKDAYS_ABBR)) + r"\.?(?![A-Za-z])",
+        "HOLIDAY": _alternation(HOLIDAYS).replace("'", "['’]") + r"(?![A-Za-z])",
+        # Words before a month, weekday-less date or season that make it a point in time.
+        # (as a prefix tree: every use is followed by whitespace, so only a whole
+        # word can match and the order of preference among the words is moot)
+        "DATE_CUE": "(?i:"
+        + _alternation(
+            "in on since from until till til by during through thru to of early late mid last next "
+            "this that around about before after starting started beginning began begins every "
+            "each throughout over circa dated".split()
+        )
+        + r"|as\s+of)",
+        "NUMBER_WORD": _number_word(),
+        # Decades of life: "40s", "40's", "forties".
+        "DECADE": r"(?:[1-9]0['’]?s(?![a-z])|(?i:" + "|".join(DECADE_WORDS) + r")(?![a-z]))",
+    }
+
+
+def _place_and_job_fragments() -> Dict[str, str]:
+    """The fragments built from the state, country and job-title data."""
+    return {
+        # A capital may follow: a glued field label ("KentuckyFAMILY HX").
+        "STATE_NAME_PLAIN": _state_names("plain") + r"(?![a-z])",
+        # A job head noun, no family role ("teacher", "cataloger").
+        "JOB_HEAD": _alternation(_job_heads()) + r"(?![A-Za-z\-])",
+        # Countries (GeoNames, via the shipped countries.txt), the unambiguous ones.
+        "COUNTRY_NAME": _alternation(_unambiguous_countries()),
+        "STATE_NAME_PERSON_LIKE": _state_names("person_like") + r"(?![a-z])",
+        "STATE_NAME_CITY_LIKE": _state_names("city_like") + r"(?![a-z])",
+        "STATE_NAME": _state_names("all") + r"(?![a-z])",
+        "STATE_NAME_UPPER": _state_names_upper() + r"(?![A-Za-z])",
+        "STATE_ABBR": _state_abbrs() + r"(?![A-Za-z0-9\-])",
+        "STATE_ABBR_AFTER_CITY": _state_abbrs(STATE_ABBRS_CREDENTIAL_LIKE) + r"(?![A-Za-z0-9\-])",
+        "STATE_ABBR_CREDENTIAL_LIKE": _alternation(STATE_ABBRS_CREDENTIAL_LIKE) + r"(?![A-Za-z0-9\-])",
+        "STATE_ABBR_IN_PROSE": _state_abbrs(STATE_ABBRS_WORD_LIKE) + r"(?![A-Za-z0-9\-])",
+        "STATE_ABBR_AFTER_BARE_NAME": _state_abbrs(STATE_ABBRS_NOT_AFTER_BARE_NAME)
+        + r"(?![A-Za-z0-9\-])",
+    }
+
+
+def _all_fragments() -> Dict[str, str]:
+    fragments = _written_fragments()
+    for built in (_date_and_age_fragments(), _place_and_job_fragments()):
+        twice = sorted(set(fragments) & set(built))
+        if twice:
+            raise FragmentError(f"regex fragments defined twice: {twice}")
+        fragments.update(built)
+    return fragments
 
 
 class FragmentError(ValueError):
     """A pattern refers to a fragment that does not exist, or fragments refer to each other in a loop."""
+
+
+_FRAGMENTS: Dict[str, str] = _all_fragments()
+FRAGMENTS: Mapping[str, str] = _FRAGMENTS
 
 
 def expand(template: str, fragments: Mapping[str, str] = FRAGMENTS) -> str:
