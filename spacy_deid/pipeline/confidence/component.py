@@ -23,7 +23,10 @@ then sets `doc.ents` at the operating point (`operating_point.py`) and writes
 DocBin and `Doc.to_bytes`. The operating point is a config setting
 (`operating_point = "recall"`), overridable at load time
 (`spacy.load(path, config={"components": {"deid_confidence": {"operating_point": "recall"}}})`)
-or by setting the attribute. See docs/recall.md.
+or by setting the attribute. The calibration map arrives through `initialize`
+(`spacy-deid.PhiCalibration.v1`, the packaged map by default) or `from_disk`
+only; without one the component warns and scores with the evidence priors.
+See docs/recall.md.
 """
 
 from pathlib import Path
