@@ -292,3 +292,17 @@ def test_sigterm_with_one_process_keeps_finished_files_and_removes_locks(tmp_pat
     assert sorted(p.name for p in out.glob("*.txt")) == sorted(p.name for p in (tmp_path / "whole").glob("*.txt"))
     differing = [p.name for p in out.glob("*.txt") if p.read_bytes() != (tmp_path / "whole" / p.name).read_bytes()]
     assert not differing, differing[:5]
+
+
+# --- 27: two runs into one output folder ---------------------------------------------
+def test_a_second_run_into_a_busy_output_is_a_message(tmp_path, model_dir, nlp):
+    from spacy_deid.deid.batch import BatchRunner
+
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.txt").write_text(NOTE, encoding="utf-8")
+    runner = BatchRunner(nlp, Deidentifier("placeholder", seed="s"), progress=False)
+    with runner.lock(tmp_path / "out", None):  # the first run, still going
+        result = cli("deidentify", tmp_path / "in", tmp_path / "out", "--model", model_dir,
+                     "--no-progress", "--seed", "s")
+    assert result.exit_code == 1 and "another spacy-deid run" in " ".join(result.output.split())
+    assert not (tmp_path / "out" / "a.txt").exists() and no_planted(result.output)
