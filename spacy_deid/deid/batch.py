@@ -42,7 +42,7 @@ from .io import (
     released_note,
 )
 from .mapping import check_mapping_outside
-from .split import split_points
+from .windows import piece_points, pipe_bounded
 from .release import Deidentifier
 from ..corpus.i2b2_2014 import note_to_i2b2_2014
 
@@ -339,9 +339,8 @@ class BatchRunner:
         bar = _progress_bar(self.progress)
         try:
             stream = self._notes(pending, jobs, ready, summary)
-            docs = self.nlp.pipe(
-                stream, as_tuples=True, n_process=self.n_process, batch_size=self.batch_size
-            )
+            # Batches bounded by words, the tok2vec on windows (windows.py).
+            docs = pipe_bounded(self.nlp, stream, n_process=self.n_process, batch_size=self.batch_size)
             for doc, (job_index, note_index, part, n_parts) in docs:
                 if n_parts > 1:  # a note over max_length, processed in pieces
                     pieces = parts.setdefault((job_index, note_index), [None] * n_parts)
@@ -413,7 +412,7 @@ class BatchRunner:
                 ready.append(job)  # an empty JSONL/CSV file is written back as it is
                 continue
             limit = self.nlp.max_length
-            splits = [split_points(note.text, limit) for note in job.notes]
+            splits = [piece_points(note.text, limit) for note in job.notes]
             if None in splits:
                 index = splits.index(None)
                 summary.failed.append(

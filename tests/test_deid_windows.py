@@ -1,0 +1,126 @@
+"""Memory-bounded processing (spacy_deid/deid/windows.py): windows, word batches, pieces."""
+
+import numpy
+import pytest
+import spacy
+from spacy.pipeline import Tok2Vec
+
+from spacy_deid.deid.windows import (
+    bound_tok2vec_memory,
+    encoder_reach,
+    piece_points,
+    pipe_bounded,
+    plan_windows,
+    windowed_predict,
+    word_batches,
+)
+
+# (lengths, max_tokens, margin)
+PLANS = [
+    ([5, 7, 3], 20, 2),
+    ([50], 20, 2),
+    ([50, 1, 49, 0], 20, 4),
+    ([21], 20, 2),
+    ([20, 20], 20, 2),
+    ([1000], 100, 32),
+]
+
+
+@pytest.mark.parametrize("lengths,max_tokens,margin", PLANS)
+def test_windows_keep_every_token_once_within_the_budget(lengths, max_tokens, margin):
+    batches = plan_windows(lengths, max_tokens, margin)
+    kept = {index: [] for index in range(len(lengths))}
+    for batch in batches:
+        assert sum(end - start for _, start, end, _, _ in batch) <= max_tokens
+        for index, start, end, keep_start, keep_end in batch:
+            assert 0 <= start <= keep_start <= keep_end <= end <= lengths[index]
+            # context on each cut side, none needed at the note's own edges
+            assert keep_start - start >= min(margin, keep_start)
+            assert end - keep_end >= min(margin, lengths[index] - keep_end)
+            kept[index].extend(range(keep_start, keep_end))
+    for index, length in enumerate(lengths):
+        assert kept[index] == list(range(length))
+
+
+def test_windows_refuse_a_budget_under_twice_the_margin():
+    with pytest.raises(ValueError):
+        plan_windows([100], 10, 5)
+
+
+@pytest.fixture(scope="module")
+def tok2vec_nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tok2vec")
+    nlp.initialize()
+    return nlp
+
+
+def test_windowed_vectors_equal_whole_doc_vectors(tok2vec_nlp):
+    texts = [" ".join(f"word{i % 37} Smith{i % 11}" for i in range(n)) for n in (400, 3, 90, 0)]
+    docs = [tok2vec_nlp.make_doc(text) for text in texts]
+    model = tok2vec_nlp.get_pipe("tok2vec").model
+    reach = encoder_reach(model)
+    assert reach > 0
+    whole = [model.predict([doc])[0] if len(doc) else None for doc in docs]
+    for max_tokens in (2 * reach + 3, 64, 5000):
+        windowed = windowed_predict(model, docs, max_tokens, reach)
+        for doc, a, b in zip(docs, whole, windowed):
+            assert b.shape == (len(doc), model.get_dim("nO"))
+            if len(doc):
+                # float rounding only (as batching notes differently gives)
+                numpy.testing.assert_allclose(a, b, atol=1e-5)
+
+
+def test_bounding_is_switched_on_off_and_idempotent(tok2vec_nlp):
+    pipe = tok2vec_nlp.get_pipe("tok2vec")
+    assert isinstance(pipe, Tok2Vec)
+    assert bound_tok2vec_memory(tok2vec_nlp, 100) == ["tok2vec"]
+    assert bound_tok2vec_memory(tok2vec_nlp, 100) == ["tok2vec"]
+    assert pipe.predict.__wrapped__.__self__ is pipe  # one wrapper, not two
+    doc = tok2vec_nlp(" ".join(["x"] * 500))
+    assert doc.tensor.shape[0] == 500
+    assert bound_tok2vec_memory(tok2vec_nlp, 0) == []
+    assert not hasattr(pipe.predict, "__wrapped__")
+
+
+# (words per text, max_words, max_items, expected batch sizes)
+WORD_BATCHES = [
+    ([3, 3, 3], 6, 10, [2, 1]),
+    ([3, 3, 3], 100, 2, [2, 1]),
+    ([50, 1, 1], 10, 10, [1, 2]),
+    ([1, 50, 1], 10, 10, [1, 1, 1]),
+    ([], 10, 10, []),
+    ([0, 0, 0], 1, 10, [3]),
+]
+
+
+@pytest.mark.parametrize("words,max_words,max_items,sizes", WORD_BATCHES)
+def test_word_batches(words, max_words, max_items, sizes):
+    items = [(" ".join(["w"] * n), i) for i, n in enumerate(words)]
+    batches = list(word_batches(iter(items), max_words, max_items))
+    assert [len(b) for b in batches] == sizes
+    assert [item for batch in batches for item in batch] == items
+
+
+def test_pipe_bounded_keeps_order_and_context(tok2vec_nlp):
+    stream = [(f"note {i} " + "w " * (i * 7), i) for i in range(12)]
+    out = list(pipe_bounded(tok2vec_nlp, iter(stream), batch_size=4, max_words=30, max_tokens=100))
+    assert [context for _, context in out] == list(range(12))
+    assert [doc.text for doc, _ in out] == [text for text, _ in stream]
+
+
+# (text, max_length, piece_chars, expected points)
+PIECES = [
+    ("a b c d e f", 100, 4, [4, 8]),
+    ("a b c d e f", 100, 0, []),
+    ("short", 100, 4, None),  # no break within 4 characters, and fits max_length
+    ("abcdefgh ij", 9, 4, [9]),  # no break within 4: cut by max_length instead
+    ("abcdefghijkl", 5, 4, None),
+]
+
+
+@pytest.mark.parametrize("text,max_length,piece_chars,points", PIECES)
+def test_piece_points(text, max_length, piece_chars, points):
+    if points is None and len(text) <= max_length:
+        points = []
+    assert piece_points(text, max_length, piece_chars) == points
