@@ -114,3 +114,16 @@ def test_check_pipe_item_table():
         with pytest.raises(PipeInputError) as info:
             check_pipe_item(4, bad)
         assert "item 4" in str(info.value)
+
+
+def test_the_pipeline_still_pickles(rules_model_dir):
+    """Spawned workers (macOS, Windows) receive the pipeline pickled: the
+    stand-in for _multiprocessing_pipe must pickle with it."""
+    import pickle
+
+    import spacy
+
+    nlp = spacy.load(rules_model_dir)
+    copy = pickle.loads(pickle.dumps(nlp))
+    assert [t.text for t in copy("Seen by Dr. Lee.")] == [t.text for t in nlp("Seen by Dr. Lee.")]
+    assert type(copy._multiprocessing_pipe).__name__ == "_PipeEndingWorkers"

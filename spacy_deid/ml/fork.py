@@ -73,31 +73,28 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 def end_workers_when_pipe_fails(nlp: Language) -> None:
     """Make `nlp.pipe(..., n_process>1)` raise instead of hang when it stops
-    early (idempotent; only this pipeline object is changed)."""
-    original = nlp._multiprocessing_pipe
-    if getattr(original, "_ends_workers", False):
-        return
+    early (idempotent; only this pipeline object is changed, and it still
+    pickles, as spawned workers need)."""
+    if not isinstance(nlp.__dict__.get("_multiprocessing_pipe"), _PipeEndingWorkers):
+        nlp._multiprocessing_pipe = _PipeEndingWorkers(nlp)
 
-    def multiprocessing_pipe(texts, pipes, n_process, batch_size):
-        before = set(multiprocessing.active_children())
 
-        def end_workers() -> None:
-            for child in multiprocessing.active_children():
-                if child not in before:
-                    child.terminate()
+class _PipeEndingWorkers:
+    """Stands in for `nlp._multiprocessing_pipe` (a class, not a closure, so
+    the pipeline still pickles)."""
 
+    def __init__(self, nlp: Language) -> None:
+        self.nlp = nlp
+
+    def __call__(self, texts, pipes, n_process: int, batch_size: int) -> Iterator[Doc]:
+        nlp = self.nlp
+        end_workers = _EndNewWorkers()
         checked = (check_pipe_item(i, item) for i, item in enumerate(texts))
         handler = nlp.default_error_handler
-
-        def error_handler(name, component, docs, error):
-            try:
-                return handler(name, component, docs, error)
-            except BaseException:
-                end_workers()
-                raise
-
-        docs = original(_ending_on_error(checked, end_workers), pipes, n_process, batch_size)
-        nlp.default_error_handler = error_handler
+        docs = Language._multiprocessing_pipe(
+            nlp, _ending_on_error(checked, end_workers), pipes, n_process, batch_size
+        )
+        nlp.default_error_handler = _EndWorkersThenHandle(handler, end_workers)
         try:
             for doc in docs:
                 yield doc
@@ -108,8 +105,31 @@ def end_workers_when_pipe_fails(nlp: Language) -> None:
             nlp.default_error_handler = handler
             docs.close()
 
-    multiprocessing_pipe._ends_workers = True
-    nlp._multiprocessing_pipe = multiprocessing_pipe
+
+class _EndNewWorkers:
+    """Terminates the child processes started after it was made (this call's workers)."""
+
+    def __init__(self) -> None:
+        self.before = {child.pid for child in multiprocessing.active_children()}
+
+    def __call__(self) -> None:
+        for child in multiprocessing.active_children():
+            if child.pid not in self.before:
+                child.terminate()
+
+
+class _EndWorkersThenHandle:
+    """The pipeline's error handler, ending the workers first when it raises."""
+
+    def __init__(self, handler: Callable, end_workers: Callable[[], None]) -> None:
+        self.handler, self.end_workers = handler, end_workers
+
+    def __call__(self, name, component, docs, error):
+        try:
+            return self.handler(name, component, docs, error)
+        except BaseException:
+            self.end_workers()
+            raise
 
 
 def _ending_on_error(items: Iterable, end_workers: Callable[[], None]) -> Iterator:
