@@ -135,7 +135,7 @@ def test_pipeline_majority_makes_vocabulary_in_single_case_notes():
     [
         ("The Foley is in. Family here.", [("Foley", "PATIENT")], True),
         ("The Foley is in. Family here.", [("Foley", "HOSPITAL")], True),
-        ("The Foley is in. Family here.", [("Foley", "PROFESSION")], True),
+        ("The Foley is in. Family here.", [("Foley", "PROFESSION")], False),  # common nouns
         ("Seen by Dr. Foley. Family here.", [("Foley", "DOCTOR")], False),  # titled
         ("Foley 12 is in. Family here.", [("12", "ROOM")], False),  # digits
         ("The Foley is in. Family here.", [("Foley", "DATE")], False),  # not a word label

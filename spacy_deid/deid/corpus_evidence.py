@@ -12,7 +12,7 @@ written like one.
 (`add(doc, patient)` per note, or `from_docs`) and applied in a second pass
 (`apply(doc, patient)`), which changes `doc.ents`:
 
-- drop: a NAME, LOCATION or PROFESSION entity all of whose words are site
+- drop: a NAME or LOCATION entity all of whose words are site
   vocabulary, with no title before or in it and, in a cased note, not two or
   more capitalised words (a proper name by its writing);
 - add: a word outside every entity, written like a name in its note, that is a
@@ -51,11 +51,11 @@ from ..extensions import install_extensions
 DROPPED_KEY = "corpus_evidence_dropped"
 ADDED_KEY = "corpus_evidence_added"
 
-# Entity categories whose spans are words (a word can be site vocabulary);
-# dates, ages, contacts and ids are left to the pipeline.
-DROPPABLE_CATEGORIES = frozenset(
-    {labels.NAME_CATEGORY, labels.LOCATION_CATEGORY, labels.PROFESSION_CATEGORY}
-)
+# Entity categories whose spans are proper names (a word can be site
+# vocabulary); dates, ages, contacts and ids are left to the pipeline, and so
+# are professions: common nouns by nature ("software engineer"), written in
+# lower case everywhere, so the case evidence says nothing about them.
+DROPPABLE_CATEGORIES = frozenset({labels.NAME_CATEGORY, labels.LOCATION_CATEGORY})
 NAME_LABELS = frozenset(labels.SUBTYPES_BY_CATEGORY[labels.NAME_CATEGORY])
 
 # A word form is site vocabulary when the notes of at least this many distinct
@@ -76,8 +76,8 @@ _OTHER_TITLE_LIST = "name_titles"  # mr, mrs, ms, ...
 # The statistics, each a form -> set of patients.
 USED, COMMON, TITLED_DOCTOR, TITLED_OTHER = "used", "common", "titled_doctor", "titled_other"
 STATISTICS = (USED, COMMON, TITLED_DOCTOR, TITLED_OTHER)
-# And two counts of occurrences per form: all, and inside a NAME, LOCATION or
-# PROFESSION entity of the pipeline (its votes).
+# And two counts of occurrences per form: all, and inside a NAME or LOCATION
+# entity of the pipeline (its votes).
 OCCURRENCES, TAGGED = "occurrences", "tagged"
 FORMAT_VERSION = 1
 
