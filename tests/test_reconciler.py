@@ -633,7 +633,8 @@ def test_packaged_rule_files_are_valid_and_ids_unique():
 )
 def test_bad_rules_are_rejected_with_the_rule_id(change, message):
     data = make_reconciler_rules()
-    data["rules"][2] = {**data["rules"][2], **change}
+    index = next(i for i, r in enumerate(data["rules"]) if r["kind"] == "context")
+    data["rules"][index] = {**data["rules"][index], **change}
     with pytest.raises(ReconcilerRuleError, match=message):
         RuleSet.from_data(data)
 

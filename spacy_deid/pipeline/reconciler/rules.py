@@ -33,12 +33,20 @@ Rule fields:
                  lexicon, shape) cue lists that veto the rule anywhere in the windows
     cased_only   (optional, shape) fire only in notes written in mixed case:
                  in a note typed all in lower (or upper) case, case says nothing
+    uncased_only (optional) fire only in notes typed all in one case (where
+                 an upper-case word is no more a name than a lower-case one)
     unless_tags  (optional) `deid_lexicon` categories (FIRST, LAST, CITY...): the
                  rule never fires on a mention with a token so tagged ("rose"
                  in lower case is still a first name)
     unless_pattern  (optional) a regular expression: the rule never fires on a
                  mention whose text it is found in ("admitted to" a name with
                  "College" in it does not make a hospital)
+    each_token   (optional, lexicon) compare each word of the mention with the
+                 list instead of the whole text: "foley draining" is two
+                 clinical words (numbers and punctuation are skipped)
+    sources      (optional) where the mention came from ("ner", "rule"): the
+                 rule fires only on mentions of these sources (a bare number the
+                 NER called an AGE needs age evidence; a rule's AGE has it)
 """
 import re
 from dataclasses import dataclass, field
@@ -59,6 +67,8 @@ DEFAULT_LISTS_PATH = DATA_DIR / "reconciler_lists.json"
 STEPS = ("correct", "reconcile")
 KINDS = ("context", "attribute", "lexicon", "shape")
 MATCHES = ("in", "not_in")
+# Provenance sources a rule can be limited to (the first entry of a mention's trail).
+SOURCES = ("ner", "rule")
 # Lists every rule set must have: the steps read them directly.
 LABEL_LISTS = ("reconcile_labels", "propagate_labels", "case_insensitive_labels", "numeric_labels")
 GUARD_LISTS = ("stop_words", "common_words", "clinical_terms")
@@ -91,6 +101,9 @@ class Rule:
     unless_tags: FrozenSet[str] = frozenset()
     unless_pattern: Optional[Pattern[str]] = field(default=None, compare=False)
     cased_only: bool = False
+    sources: FrozenSet[str] = frozenset()
+    each_token: bool = False
+    uncased_only: bool = False
     description: str = field(default="", compare=False)
 
 
@@ -221,6 +234,9 @@ class RuleSet:
         for name in needed:  # every list a rule names exists, checked at load time
             if name not in self.lists:
                 raise ReconcilerRuleError(f"{where}: unknown list {name!r}")
+        sources = raw.get("sources") or ()
+        if isinstance(sources, str) or not set(sources) <= set(SOURCES):
+            raise ReconcilerRuleError(f"{where}: sources must be a list of {SOURCES}")
         before, after = int(raw.get("before", 0)), int(raw.get("after", 0))
         if before < 0 or after < 0:
             raise ReconcilerRuleError(f"{where}: before/after must be >= 0")
@@ -230,7 +246,9 @@ class RuleSet:
             attributes=raw.get("attributes"), lexicon=raw.get("lexicon"),
             match=raw.get("match", "in"), unless_attributes=raw.get("unless_attributes"),
             pattern=pattern, unless_tags=frozenset(unless_tags), unless_pattern=unless_pattern,
-            cased_only=bool(raw.get("cased_only", False)),
+            cased_only=bool(raw.get("cased_only", False)), sources=frozenset(sources),
+            each_token=bool(raw.get("each_token", False)),
+            uncased_only=bool(raw.get("uncased_only", False)),
             description=raw.get("description", ""),
         )
 
@@ -273,8 +291,13 @@ def read_lists(path: Path) -> Dict[str, List[str]]:
 
 
 def read_rules(rules_path: Path, lists_path: Path) -> Dict[str, Any]:
-    """Read a rules JSONL and a lists JSON file into the loader's dict."""
-    data = {"rules": read_rule_lines(rules_path), "lists": read_lists(lists_path)}
+    """Read a rules JSONL and a lists JSON file into the loader's dict; the
+    clinical vocabulary lists (clinical_lexicon.py) are added where the lists
+    file does not define them."""
+    from ...clinical_lexicon import vocabulary_lists
+
+    data = {"rules": read_rule_lines(rules_path),
+            "lists": {**vocabulary_lists(), **read_lists(lists_path)}}
     RuleSet.from_data(data, source=str(rules_path))  # fail early, naming the file
     return data
 

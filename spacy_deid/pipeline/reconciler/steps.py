@@ -173,6 +173,11 @@ def has_lexicon_tag(doc: Doc, mention: Mention, tags: frozenset) -> bool:
     return any(tags.intersection(lexicon_tags(token)) for token in doc[mention.start: mention.end])
 
 
+def mention_source(mention: Mention) -> str:
+    """Where a mention came from: "ner", "rule" (from "rule:<pattern id>"), ..."""
+    return mention.provenance[0].split(":", 1)[0] if mention.provenance else ""
+
+
 def mixed_case(doc: Doc) -> bool:
     """Whether the note is written in mixed case: both some capitalised and
     some lower-case words (a note typed all in one case has neither)."""
@@ -194,6 +199,8 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
     """Whether `rule` applies to `mention` (its label is checked by the caller)."""
     if blocked(mention, rule, rules, attrs):
         return False
+    if rule.sources and mention_source(mention) not in rule.sources:
+        return False
     if rule.unless_tags and has_lexicon_tag(doc, mention, rule.unless_tags):
         return False
     if rule.unless_pattern is not None and rule.unless_pattern.search(doc[mention.start: mention.end].text):
@@ -207,9 +214,17 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
     if rule.kind == "shape":
         found = rule.pattern.search(doc[mention.start: mention.end].text) is not None
         return found if rule.match == "in" else not found
-    value = normalize_value(doc[mention.start: mention.end].text)
-    found = value in rules.lists[rule.lexicon]
+    if rule.each_token:
+        found = all_words_in(doc[mention.start: mention.end], rules.lists[rule.lexicon])
+    else:
+        found = normalize_value(doc[mention.start: mention.end].text) in rules.lists[rule.lexicon]
     return found if rule.match == "in" else not found
+
+
+def all_words_in(span, words: frozenset) -> bool:
+    """Whether the span has a word and every word (a token with a letter) is in `words`."""
+    checked = [normalize_value(t.text) for t in span if any(c.isalpha() for c in t.text)]
+    return bool(checked) and all(w in words for w in checked)
 
 
 # --- (2) error correction ------------------------------------------------------
@@ -223,8 +238,10 @@ def correct_mentions(
     mention decides (so a mention is changed at most once). Mentions a rule
     drops go to `dropped` (if given)."""
     step_rules = rules.for_step("correct")
-    if any(rule.cased_only for rule in step_rules) and not mixed_case(doc):
-        step_rules = [rule for rule in step_rules if not rule.cased_only]
+    if any(rule.cased_only or rule.uncased_only for rule in step_rules):
+        cased = mixed_case(doc)
+        step_rules = [rule for rule in step_rules
+                      if not (rule.cased_only and not cased) and not (rule.uncased_only and cased)]
     kept = []
     for m in mentions:
         is_dropped = False

