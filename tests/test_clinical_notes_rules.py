@@ -76,6 +76,7 @@ VOCABULARY_CASES = [
     ("lower_words_in_span", "Urine clear and yellow", "clear and yellow", labels.LOCATION_OTHER, False),
     ("lower_word_after_title", "Seen by dr given today", "given", labels.DOCTOR, True),
     ("lower_word_after_family_role", "spoke with wife clear today", "clear", labels.PATIENT, True),
+    ("initials_spelling_an_abbreviation", "Patient initials: O.A. today", "O.A.", labels.PATIENT, True),
     ("capitalised_unknown_name", "Seen by Quennell today", "Quennell", labels.DOCTOR, True),
     ("capitalised_common_word_mixed_case", "Urine is Clear today", "Clear", labels.PATIENT, True),
     ("upper_common_word_uncased_note", "FLUID BOLUS GIVEN. BP UP", "GIVEN", labels.LOCATION_OTHER, False),
