@@ -306,3 +306,16 @@ def test_a_second_run_into_a_busy_output_is_a_message(tmp_path, model_dir, nlp):
                      "--no-progress", "--seed", "s")
     assert result.exit_code == 1 and "another spacy-deid run" in " ".join(result.output.split())
     assert not (tmp_path / "out" / "a.txt").exists() and no_planted(result.output)
+
+
+def test_review_reports_a_refused_line_instead_of_leaving_it_out(tmp_path):
+    from spacy_deid.cli.review import read_review_notes
+    from spacy_deid.deid.io import InputError
+
+    (tmp_path / "notes.jsonl").write_text(
+        GOOD_LINE + "\n" + BAD_LINES[0][1] + "\n" + BAD_LINES[1][1] + "\n", encoding="utf-8"
+    )
+    with pytest.raises(InputError) as info:
+        read_review_notes(tmp_path)
+    assert "notes.jsonl: line 2" in str(info.value) and "1 more" in str(info.value)
+    assert no_planted(str(info.value))

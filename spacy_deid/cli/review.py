@@ -27,6 +27,9 @@ def read_review_notes(path: Path) -> List[NoteIn]:
         if is_hidden(file, path):
             continue
         job = read_job(file, file.relative_to(path) if path.is_dir() else Path(file.name))
+        if job.refused:  # a bad JSONL line / CSV row: reported, never silently left out
+            more = f" (and {len(job.refused) - 1} more)" if len(job.refused) > 1 else ""
+            raise InputError(job.refused[0] + more)
         for note in job.notes:
             # Ids stay unique across files: "folder/file.jsonl:3".
             note_id = note.note_id if len(job.notes) == 1 else f"{job.relative}:{note.note_id}"
