@@ -288,7 +288,7 @@ def test_sigterm_with_one_process_keeps_finished_files_and_removes_locks(tmp_pat
     resumed = run_batch(nlp, Deidentifier("surrogate", seed="s", mapping=DeidMapping.from_disk(mapping)),
                         source, out, mapping_path=mapping, progress=False)
     assert resumed.files_resumed == len(done) and resumed.files_written == 400 - len(done)
-    whole = run_batch(nlp, deid(), source, tmp_path / "whole", progress=False)
+    run_batch(nlp, deid(), source, tmp_path / "whole", progress=False)
     assert sorted(p.name for p in out.glob("*.txt")) == sorted(p.name for p in (tmp_path / "whole").glob("*.txt"))
     differing = [p.name for p in out.glob("*.txt") if p.read_bytes() != (tmp_path / "whole" / p.name).read_bytes()]
     assert not differing, differing[:5]
