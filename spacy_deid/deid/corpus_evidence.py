@@ -150,8 +150,9 @@ class CorpusEvidence:
         self.min_patients = min_patients
         self.share_titled_names = share_titled_names
         self.stats: Dict[str, Dict[int, Set[int]]] = {name: defaultdict(set) for name in STATISTICS}
-        # patient hash -> form hash -> label -> notes
+        # statistic -> form hash -> occurrences
         self.votes: Dict[str, Counter] = {OCCURRENCES: Counter(), TAGGED: Counter()}
+        # patient hash -> form hash -> label -> occurrences tagged with it
         self.names: Dict[int, Dict[int, Counter]] = defaultdict(lambda: defaultdict(Counter))
         self.notes = 0
         self.patients: Set[int] = set()
