@@ -124,3 +124,16 @@ def test_piece_points(text, max_length, piece_chars, points):
     if points is None and len(text) <= max_length:
         points = []
     assert piece_points(text, max_length, piece_chars) == points
+
+
+def test_pieces_joined_without_tensors_keep_text_and_entities(tok2vec_nlp):
+    from spacy.tokens import Doc, Span
+
+    from spacy_deid.deid.windows import without_tensor
+
+    pieces = [tok2vec_nlp("Seen by Lee.\n\n"), tok2vec_nlp("Call Ann today.")]
+    pieces[0].ents = [Span(pieces[0], 2, 3, label="DOCTOR")]
+    pieces[1].ents = [Span(pieces[1], 1, 2, label="PATIENT")]
+    joined = Doc.from_docs([without_tensor(p) for p in pieces], ensure_whitespace=False)
+    assert joined.text == "Seen by Lee.\n\nCall Ann today."
+    assert [(e.text, e.label_) for e in joined.ents] == [("Lee", "DOCTOR"), ("Ann", "PATIENT")]

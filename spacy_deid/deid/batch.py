@@ -42,7 +42,7 @@ from .io import (
     released_note,
 )
 from .mapping import check_mapping_outside
-from .windows import piece_points, pipe_bounded
+from .windows import piece_points, pipe_bounded, without_tensor
 from .release import Deidentifier
 from ..corpus.i2b2_2014 import note_to_i2b2_2014
 
@@ -344,7 +344,7 @@ class BatchRunner:
             for doc, (job_index, note_index, part, n_parts) in docs:
                 if n_parts > 1:  # a note over max_length, processed in pieces
                     pieces = parts.setdefault((job_index, note_index), [None] * n_parts)
-                    pieces[part] = doc
+                    pieces[part] = without_tensor(doc)  # the release reads text and entities
                     if any(piece is None for piece in pieces):
                         continue
                     doc = Doc.from_docs(parts.pop((job_index, note_index)), ensure_whitespace=False)

@@ -220,6 +220,14 @@ def pipe_bounded(
         yield from nlp.pipe(batch, as_tuples=True, batch_size=len(batch))
 
 
+def without_tensor(doc: Doc) -> Doc:
+    """`doc` with its `doc.tensor` emptied (4 bytes x width per token): for the
+    pieces of a long note kept until the last one is done, when what is used
+    of them afterwards is the text and the annotations."""
+    doc.tensor = numpy.zeros((0, 0), dtype="float32")
+    return doc
+
+
 def piece_points(text: str, max_length: int, piece_chars: int = DEFAULT_PIECE_CHARS) -> Optional[List[int]]:
     """Where to cut a note into pieces the pipeline processes one by one: at
     most `piece_chars` characters each where the note has breaks for it (the
