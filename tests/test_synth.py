@@ -540,7 +540,6 @@ def test_family_mentions_align_with_the_package_tokenizer(family_pairs):
 
 
 # --- tables as data files (issue 26) --------------------------------------------------------------
-import ast  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import subprocess  # noqa: E402
@@ -602,25 +601,6 @@ def test_a_broken_line_names_file_and_line(tmp_path, monkeypatch):
             tables.records("broken.jsonl")
     finally:
         tables.records.cache_clear()
-
-
-def _long_literals(path: Path, limit: int = 50):
-    tree = ast.parse(path.read_text(encoding="utf8"))
-    return [(node.lineno, node.end_lineno) for node in ast.walk(tree)
-            if isinstance(node, (ast.List, ast.Tuple, ast.Dict, ast.Set))
-            and node.end_lineno - node.lineno + 1 > limit]
-
-
-def test_generator_modules_are_small_and_hold_no_long_literal_tables():
-    for path in sorted(SYNTH_DIR.rglob("*.py")):
-        assert len(path.read_text(encoding="utf8").splitlines()) <= 600, path.name
-        assert not _long_literals(path), (path.name, _long_literals(path))
-
-
-def test_long_literal_check_can_fail(tmp_path):
-    module = tmp_path / "m.py"
-    module.write_text("X = (\n" + "".join(f"    {i},\n" for i in range(60)) + ")\n")
-    assert _long_literals(module)
 
 
 _FINGERPRINT = (
