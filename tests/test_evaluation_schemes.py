@@ -110,7 +110,7 @@ def test_evaluate_cli_with_physionet_scheme(tmp_path):
     nlp.to_disk(tmp_path / "model")
     result = CliRunner().invoke(app, [
         "evaluate", str(tmp_path / "model"), str(corpus), "--output", str(tmp_path / "out"),
-        "--no-plots", "--scheme", PHYSIONET,
+        "--scheme", PHYSIONET,
     ])
     assert result.exit_code == 0, result.output
     output = " ".join(result.output.split())
@@ -121,6 +121,7 @@ def test_evaluate_cli_with_physionet_scheme(tmp_path):
     assert "## Scheme: physionet" in markdown and "Headline (binary token)" in markdown
     for phi in ("Ann", "Lee", "7/23"):
         assert phi not in markdown
+    assert (tmp_path / "out" / "f1_per_subtype.png").stat().st_size > 0
 
 
 def test_evaluate_cli_rejects_an_unknown_scheme(tmp_path):

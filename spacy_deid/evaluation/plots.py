@@ -32,7 +32,10 @@ def plot_subtype_f1(report: Dict[str, Any], path: Path) -> Path:
     plt = require_matplotlib()
     table = report["scores"][ALL_SUBTYPES]
     rows = table[STRICT]["per_subtype"]
-    subtypes = [s for s in labels.SUBTYPES if rows[s]["support"] or rows[s]["predicted"]]
+    # A scheme other than i2b2 2014 scores a subset of the subtypes (or its own
+    # types): plot the rows the report has, the scheme's 30 subtypes in order first.
+    ordered = [s for s in labels.SUBTYPES if s in rows] + sorted(set(rows) - set(labels.SUBTYPES))
+    subtypes = [s for s in ordered if rows[s]["support"] or rows[s]["predicted"]]
     strict = [100 * (table[STRICT]["per_subtype"][s]["f"] or 0.0) for s in subtypes]
     token = [100 * (table[TOKEN]["per_subtype"][s]["f"] or 0.0) for s in subtypes]
     support = [table[STRICT]["per_subtype"][s]["support"] for s in subtypes]
