@@ -84,7 +84,7 @@ VOCABULARY_CASES = [
     ("state_clinical_abbreviation", "On 2L nc overnight", "nc", labels.STATE, False),
     ("state_with_address", "Raleigh nc zip 27601", "nc", labels.STATE, True),
     ("state_capitalised", "Moved from Raleigh, NC in May", "NC", labels.STATE, True),
-    ("reference_target", "Please see Carevue for details", "Carevue", labels.USERNAME, False),
+    ("reference_target", "Please see Meditech for details", "Meditech", labels.USERNAME, False),
 ]
 
 
