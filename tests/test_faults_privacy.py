@@ -5,6 +5,7 @@ asserts that no message, report, output file or temporary file shows one.
 No assertion message shows note text.
 """
 
+import json
 import os
 import stat
 import sys
@@ -224,7 +225,12 @@ def test_7_deidentify_writes_parseable_xml_from_input_with_character_references(
         i2b2_2014("", text="x").replace("<![CDATA[x]]>", "Seen &#1;by Dr. Lee &#11;on 4/17/2094."),
         encoding="utf-8",
     )
-    (source / "n2.txt").write_text("Seen\x00 by Dr. Lee on 4/17/2094.\x1b\n", encoding="utf-8")
+    # NUL through JSON's escape: a .txt file with NUL bytes is refused as probable UTF-16
+    # without a byte order mark (docs/deidentify.md), so the control characters come as JSON.
+    (source / "n2.jsonl").write_text(
+        json.dumps({"id": "n2", "text": "Seen\x00 by Dr. Lee on 4/17/2094.\x1b\n"}) + "\n",
+        encoding="utf-8",
+    )
     out, audit = tmp_path / "out", tmp_path / "audit"
     result = runner.invoke(
         app, ["deidentify", str(source), str(out), "--model", str(rules_model_dir),
