@@ -128,7 +128,7 @@ def test_folder_reading_warns_about_files_it_ignores(tmp_path):
 
 
 def test_folder_without_xml_files_is_an_error(tmp_path):
-    with pytest.raises(CorpusFormatError, match="no .xml files"):
+    with pytest.raises(CorpusFormatError, match="no .xml or .jsonl files"):
         corpus_files(tmp_path)
 
 

@@ -170,10 +170,11 @@ def reviewed(tmp_path_factory):
         browser.wait_for("Page.loadEventFired")
         reloaded = user.marks()
         user.click(*browser.evaluate(session, EXPORT_BUTTON))
-        finished = browser.wait_for("Browser.downloadProgress", timeout=30)
-        while finished["params"]["state"] == "inProgress":
-            browser.events.remove(finished)
-            finished = browser.wait_for("Browser.downloadProgress", timeout=30)
+        finished = finished_download(browser)
+        # The same decisions as JSONL: pick the format, then press e.
+        browser.evaluate(session, PICK_JSONL)
+        user.letter("e")
+        finished_jsonl = finished_download(browser)
         errors, requests = browser.errors(), browser.requested_urls()
     finally:
         browser.close()
@@ -182,6 +183,7 @@ def reviewed(tmp_path_factory):
         "edited": edited,
         "reloaded": reloaded,
         "download": finished["params"]["state"],
+        "download_jsonl": finished_jsonl["params"]["state"],
         "files": sorted(downloads.iterdir()),
         "errors": errors,
         "requests": requests,
@@ -189,6 +191,17 @@ def reviewed(tmp_path_factory):
     }
 
 
+def finished_download(browser: DevTools) -> dict:
+    """The next download's last progress event (its state: completed or canceled)."""
+    while True:
+        event = browser.wait_for("Browser.downloadProgress", timeout=30)
+        browser.events.remove(event)
+        if event["params"]["state"] != "inProgress":
+            return event
+
+
+PICK_JSONL = """(() => { const s = document.getElementById('export-format');
+  s.value = 'jsonl'; s.dispatchEvent(new Event('change')); s.blur(); return s.value; })()"""
 EXPORT_BUTTON = """(() => { const r = document.getElementById('export').getBoundingClientRect();
   return [r.left + r.width / 2, r.top + r.height / 2]; })()"""
 
@@ -204,11 +217,16 @@ def test_reviewer_edits_show_and_survive_a_reload(reviewed):
     assert all(url.startswith("file://") for url in reviewed["requests"]), "a request left"
 
 
+def exported(reviewed, suffix: str) -> Path:
+    (path,) = [p for p in reviewed["files"] if p.suffix == suffix]
+    return path
+
+
 @needs_chromium
 def test_export_converts_with_exactly_the_reviewers_changes(reviewed):
     assert reviewed["download"] == "completed"
-    assert [p.name for p in reviewed["files"]] == ["corrected.zip"]
-    export = reviewed["files"][0]
+    assert [p.name for p in reviewed["files"]] == ["corrected.jsonl", "corrected.zip"]
+    export = exported(reviewed, ".zip")
     with zipfile.ZipFile(export) as archive:
         assert archive.testzip() is None
         assert sorted(archive.namelist()) == ["n_2.xml", "note-1.xml"]
@@ -223,13 +241,42 @@ def test_export_converts_with_exactly_the_reviewers_changes(reviewed):
 
 
 @needs_chromium
-def test_export_reopens_with_the_reviewers_decisions(reviewed, tmp_path):
-    export = reviewed["files"][0]
+def test_jsonl_export_converts_with_exactly_the_reviewers_changes(reviewed):
+    assert reviewed["download_jsonl"] == "completed"
+    export = exported(reviewed, ".jsonl")
+    lines = export.read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in export.read_text(encoding="utf-8").split("\n")[:-1]]
+    assert len(lines) == len(records) == 2
+    assert [(r["note_id"], r["review"]) for r in records] == [
+        ("note-1.txt", "in progress"), ("n/2", "in progress")
+    ]
+    first = records[0]
+    assert first["text"] == TEXT
+    assert [(s["text"], s["label"], s["review"], s.get("was")) for s in first["spans"]] == [
+        ("Lee", labels.DOCTOR, "accepted", None),
+        ("4/17/2094", labels.DATE, "unreviewed", None),
+        ("Oak Clinic", labels.ORGANIZATION, "accepted", labels.HOSPITAL),
+        ("Ann", labels.PATIENT, "added", None),
+    ]
+    out = reviewed["folder"] / "corrected-jsonl.spacy"
+    result = CliRunner().invoke(app, ["convert", str(export), str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Wrote 2 notes with 5 PHI mentions" in result.output
+    docs = {doc.text: doc for doc in DocBin().from_disk(out).get_docs(spacy.blank("en").vocab)}
+    assert set(docs) == {TEXT, OTHER_TEXT}
+    assert [(e.text, e.label_) for e in docs[TEXT].ents] == EXPECTED_MENTIONS
+    assert [(e.text, e.label_) for e in docs[OTHER_TEXT].ents] == [("Kerr", labels.DOCTOR)]
+
+
+@needs_chromium
+@pytest.mark.parametrize("suffix", [".zip", ".jsonl"])
+def test_export_reopens_with_the_reviewers_decisions(reviewed, tmp_path, suffix):
+    export = exported(reviewed, suffix)
     assert is_export(export)
     notes = {n.note_id: n for n in read_export(export)}
     states = [
         (TEXT[s.start_char : s.end_char], s.label, s.review_state, s.was)
-        for s in notes["note-1"].spans
+        for s in notes["note-1" if suffix == ".zip" else "note-1.txt"].spans
     ]
     assert states == [
         ("Lee", labels.DOCTOR, ACCEPTED, None),
@@ -242,7 +289,9 @@ def test_export_reopens_with_the_reviewers_decisions(reviewed, tmp_path):
     result = CliRunner().invoke(app, ["review", str(export), str(page), "--model", "nowhere"])
     assert result.exit_code == 0, result.output
     data = json.loads(page.read_text().split('id="review-data">')[1].split("</script>")[0])
-    spans = {n["id"]: n["spans"] for n in data["notes"]}["note-1"]
+    spans = {n["id"]: n["spans"] for n in data["notes"]}[
+        "note-1" if suffix == ".zip" else "note-1.txt"
+    ]
     assert [(s["label"], s["state"]) for s in spans] == [(lab, st) for _, lab, st, _ in states]
 
 
@@ -295,3 +344,52 @@ def test_unpacked_folder_is_removed_afterwards(tmp_path):
     with unpacked(archive) as folder:
         assert (folder / "a.xml").read_text() == "x"
     assert not folder.exists()
+
+
+def jsonl_export(path: Path, review: str = "done") -> Path:
+    record = {
+        "note_id": "a", "text": "Ann came with Bob.", "review": review,
+        "spans": [
+            {"start": 0, "end": 3, "label": "PATIENT", "text": "Ann", "review": "added"},
+            {"start": 14, "end": 17, "label": "DOCTOR", "review": "accepted", "was": "PATIENT",
+             "score": 0.412},
+        ],
+    }
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    return path
+
+
+def test_review_continues_from_a_jsonl_export(tmp_path):
+    export = jsonl_export(tmp_path / "export.jsonl")
+    assert is_export(export) and is_export(tmp_path)
+    (note,) = read_export(export)
+    assert note.done and [
+        (s.label, s.review_state, s.was, s.score) for s in note.spans
+    ] == [(labels.PATIENT, ADDED, None, None), (labels.DOCTOR, ACCEPTED, labels.PATIENT, 0.412)]
+    page = tmp_path / "again.html"
+    result = CliRunner().invoke(app, ["review", str(export), str(page), "--model", "nowhere"])
+    assert result.exit_code == 0, result.output
+    assert "Continuing the review" in result.output
+    data = json.loads(page.read_text().split('id="review-data">')[1].split("</script>")[0])
+    (again,) = data["notes"]
+    assert again["done"] and [(s["label"], s["state"], s["was"]) for s in again["spans"]] == [
+        (labels.PATIENT, ADDED, None), (labels.DOCTOR, ACCEPTED, labels.PATIENT)
+    ]
+
+
+def test_plain_jsonl_notes_are_not_an_export(tmp_path):
+    plain = tmp_path / "notes.jsonl"
+    plain.write_text(json.dumps({"text": "Ann came."}) + "\n", encoding="utf-8")
+    assert not is_export(plain)
+    assert not is_export(tmp_path / "missing.jsonl")
+
+
+def test_bad_jsonl_export_names_file_and_line(tmp_path):
+    export = jsonl_export(tmp_path / "export.jsonl")
+    export.write_text(
+        export.read_text() + json.dumps({"text": "Zed", "review": "done",
+                                         "spans": [{"start": 0, "end": 9, "label": "CITY"}]})
+    )
+    with pytest.raises(ExportError, match="line 2: tag #0: offsets 0-9") as caught:
+        read_export(export)
+    assert "Zed" not in str(caught.value)

@@ -43,8 +43,8 @@ def convert_cli(
     ),
     if_empty: Optional[Path] = typer.Option(None, "--if-empty", help=IF_EMPTY_HELP),
 ) -> None:
-    """Convert an annotated corpus (i2b2 2014/2006 XML, PhysioNet; a .zip of them, such as
-    the review page's export) to a DocBin."""
+    """Convert an annotated corpus (i2b2 2014/2006 XML, PhysioNet, annotated JSONL; a .zip
+    of them, such as the review page's export) to a DocBin."""
     input_path = corpus_path_or_default(input_arg, if_empty)
     if format not in FORMATS:
         msg.fail(f"--format must be one of {', '.join(FORMATS)}", exits=1)

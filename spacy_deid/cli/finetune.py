@@ -36,7 +36,7 @@ def finetune_config_cli(
 @app.command("finetune-mix")
 def finetune_mix_cli(
     site: Path = typer.Argument(..., help="The site's corrected notes: a review export (.zip) "
-                                "or a corpus folder/file (i2b2 2014 XML, ...)"),
+                                "or .jsonl, or a corpus folder/file (i2b2 2014 XML, JSONL, ...)"),
     generated: Path = typer.Argument(..., help="Generated notes to mix in (spacy-deid synth)"),
     output: Path = typer.Argument(..., help="The training DocBin to write (.spacy)"),
     repeat: Optional[int] = typer.Option(

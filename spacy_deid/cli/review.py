@@ -1,6 +1,6 @@
 """`spacy-deid review`: one static HTML page of notes with their PHI marked,
 most uncertain first, for authorised reviewers (the page shows note text).
-The page is an annotation view whose export (a ZIP of i2b2 2014 XML) this
+The page is an annotation view whose export (a ZIP of i2b2 2014 XML, or JSONL) this
 command opens again to continue a review (review/export.py)."""
 
 import os
@@ -42,7 +42,7 @@ def read_review_notes(path: Path) -> List[NoteIn]:
     help="Write one self-contained HTML page of notes with their PHI highlighted "
     "(subtype, score and provenance on hover; low-confidence spans marked; most "
     "uncertain notes first) where a reviewer accepts, rejects, relabels and adds spans "
-    "and exports the corrected notes (a ZIP of i2b2 2014 XML for `spacy-deid convert`). "
+    "and exports the corrected notes (a ZIP of i2b2 2014 XML, or JSONL, for `spacy-deid convert`). "
     "Given such an export as NOTES, the review continues from it (no model is run). "
     f"WARNING: {NOTICE}",
 )

@@ -7,6 +7,7 @@ from typing import Iterator, List, Optional
 from . import problems as P
 from .i2b2_2006 import read_i2b2_2006
 from .i2b2_2014 import read_i2b2_2014
+from .jsonl import read_jsonl_corpus
 from .note import Note
 from .physionet import TEXT_FILE, read_physionet
 from .problems import CorpusFormatError, PathLike, ProblemLog
@@ -14,8 +15,11 @@ from .problems import CorpusFormatError, PathLike, ProblemLog
 I2B2_2014 = "i2b2-2014"
 I2B2_2006 = "i2b2-2006"
 PHYSIONET = "physionet"
+JSONL = "jsonl"
 AUTO = "auto"
-FORMATS = (AUTO, I2B2_2014, I2B2_2006, PHYSIONET)
+FORMATS = (AUTO, I2B2_2014, I2B2_2006, PHYSIONET, JSONL)
+# In a folder: XML files (either i2b2 format) and annotated JSONL (jsonl.py).
+_CORPUS_SUFFIXES = {I2B2_2014: (".xml",), I2B2_2006: (".xml",), JSONL: (".jsonl",)}
 
 # The first element of an i2b2 XML file tells the two i2b2 formats apart.
 _ROOT_ELEMENT = re.compile(rb"<(?![?!])([A-Za-z_][\w.-]*)")
@@ -53,15 +57,17 @@ def corpus_files(path: PathLike, format: str = AUTO) -> List[Path]:
         return [path / TEXT_FILE]
     if format == PHYSIONET:
         raise CorpusFormatError(path, f"no {TEXT_FILE} in this folder", kind=P.MISSING_RECORD)
+    suffixes = _CORPUS_SUFFIXES.get(format, (".xml", ".jsonl"))
+    wanted = " or ".join(suffixes)
     files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
-    xml_files = [p for p in files if p.suffix.lower() == ".xml"]
-    others = [p.name for p in files if p.suffix.lower() != ".xml"]
+    corpus = [p for p in files if p.suffix.lower() in suffixes]
+    others = [p.name for p in files if p.suffix.lower() not in suffixes]
     if others:
         shown = ", ".join(others[:5]) + (", ..." if len(others) > 5 else "")
-        warnings.warn(f"{path}: ignoring {len(others)} file(s) that are not .xml: {shown}")
-    if not xml_files:
-        raise CorpusFormatError(path, "no .xml files in this folder", kind=P.MISSING_RECORD)
-    return xml_files
+        warnings.warn(f"{path}: ignoring {len(others)} file(s) that are not {wanted}: {shown}")
+    if not corpus:
+        raise CorpusFormatError(path, f"no {wanted} files in this folder", kind=P.MISSING_RECORD)
+    return corpus
 
 
 def read_corpus(
@@ -82,8 +88,13 @@ def read_corpus(
         file_format = format
         if file_format == AUTO:
             is_physionet = file_path.name == TEXT_FILE or file_path.suffix == ".text"
-            file_format = PHYSIONET if is_physionet else sniff_xml_format(file_path)
-        if file_format == I2B2_2014:
+            if file_path.suffix.lower() == ".jsonl":
+                file_format = JSONL
+            else:
+                file_format = PHYSIONET if is_physionet else sniff_xml_format(file_path)
+        if file_format == JSONL:
+            yield from read_jsonl_corpus(file_path, log)
+        elif file_format == I2B2_2014:
             yield read_i2b2_2014(file_path, log)
         elif file_format == I2B2_2006:
             yield from read_i2b2_2006(file_path, log)

@@ -26,7 +26,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..corpus.i2b2_2014 import note_to_i2b2_2014, patient_id_from_name, read_i2b2_2014
 from ..corpus.note import Note, PhiMention
@@ -261,6 +261,26 @@ def _json_kind(value: object) -> str:
 
 # A line that is refused is left out of the output (never copied: it may hold PHI).
 _REFUSED = object()
+
+
+def jsonl_records(
+    path: Path, text_field: str = DEFAULT_TEXT_FIELD
+) -> Iterator[Tuple[int, Optional[Dict], Optional[str], Optional[str]]]:
+    """(line number, object, note id field, problem) of each non-blank line of a
+    JSONL file, read and checked as `deidentify` reads it; the object is None
+    and the problem says why for a line that cannot be read (never its content).
+    Raises InputError for a file that cannot be decoded."""
+    content, _ = decode_text(path, path.read_bytes())
+    content = content[1:] if content.startswith(_BOM) else content
+    for number, line in enumerate(_JSONL_LINE.findall(content), 1):
+        if not line.strip():
+            continue
+        try:
+            record = _jsonl_record(line, text_field)
+        except _RefusedLine as err:
+            yield number, None, None, str(err)
+            continue
+        yield number, record, _record_id(record), None
 
 
 def _read_jsonl(path: Path, relative: Path, text_field: str, patient_field: str) -> FileJob:

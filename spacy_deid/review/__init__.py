@@ -1,6 +1,6 @@
 """The review page: notes with their PHI spans, scores and provenance, for
 authorised reviewers, and an annotation view whose export (i2b2 2014 XML in a
-ZIP) reads back for `spacy-deid convert` and to continue a review (page.py,
+ZIP, or JSONL) reads back for `spacy-deid convert` and to continue a review (page.py,
 export.py; docs/review.md)."""
 
 from .export import ExportError, is_export, read_export, unpacked

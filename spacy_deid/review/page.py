@@ -12,8 +12,8 @@ The page is also an annotation view (spacy_deid/data/review/annotate.js,
 inlined): accept or reject each span, change its subtype, add a missed span
 by selecting text, by mouse or keyboard; progress is kept in the browser's
 localStorage (offsets, labels and states, never text); an export button
-writes the corrected notes as a ZIP of i2b2 2014 XML files (review/export.py
-reads them back). No fonts, images, links or external scripts: a strict
+writes the corrected notes as a ZIP of i2b2 2014 XML files or as JSONL
+(review/export.py reads both back). No fonts, images, links or external scripts: a strict
 content security policy (the one script allowed by its hash) forbids every
 request, so the page works offline and nothing it holds leaves the machine.
 
@@ -149,6 +149,11 @@ class ReviewNote:
         return sum(
             1 for s in self.spans if s.removed and s.score is not None and s.score < low_score
         )
+
+
+def uncertainty_order(notes: Iterable[ReviewNote]) -> List[ReviewNote]:
+    """The page's order: most uncertain note first (ties keep their input order)."""
+    return sorted(notes, key=lambda n: -n.uncertainty())
 
 
 def review_note(
@@ -322,6 +327,8 @@ def _toolbar() -> List[str]:
         '<button id="add" type="button">Add (m)</button>',
         '<button id="undo" type="button">Undo (u)</button>',
         '<button id="export" type="button">Export (e)</button>',
+        '<label>as <select id="export-format"><option value="zip">i2b2 2014 XML (.zip)</option>'
+        '<option value="jsonl">JSONL</option></select></label>',
         '<label><input type="checkbox" id="done-only"> done notes only</label>',
         '<button id="forget" type="button">Forget saved progress</button>',
         '<span id="progress"></span><span id="status" role="status"></span>',
@@ -342,7 +349,7 @@ def render_page(
     """The whole page as a string (UTF-8, no external resources)."""
     notes = list(notes)
     if sort == "uncertainty":
-        notes.sort(key=lambda n: -n.uncertainty())
+        notes = uncertainty_order(notes)
     elif sort != "input":
         raise ValueError(f"sort must be 'uncertainty' or 'input', got {sort!r}")
     legend = "".join(

@@ -7,7 +7,8 @@
 // i2b2 2014 files do. States: pending (removed by the pipeline, not yet
 // reviewed), suggested (scored, not removed), accepted, rejected, added.
 // Progress is kept in localStorage: offsets, labels and states only, never
-// note text. Export: a ZIP of i2b2 2014 XML files, one per note.
+// note text. Export: a ZIP of i2b2 2014 XML files, one per note, or JSONL
+// (one line per note: id, text, review mark and spans, spacy_deid/corpus/jsonl.py).
 (function () {
   "use strict";
   var DATA = JSON.parse(document.getElementById("review-data").textContent);
@@ -292,18 +293,36 @@
     taken[name.toLowerCase()] = true;
     return name + ".xml";
   }
-  function exportZip() {
+  // --- export: JSONL, one note per line ---------------------------------------
+  function noteJson(note) {
+    var spans = note.spans.filter(function (s) { return EXPORTED[s.state]; }).map(function (s) {
+      var span = { start: s.start, end: s.end, label: s.label, text: slice(note, s.start, s.end),
+        review: EXPORTED[s.state] };
+      if (s.was) span.was = s.was;
+      if (s.score !== null && s.score !== undefined) span.score = Number(Number(s.score).toFixed(3));
+      return span;
+    });
+    // JSON.stringify escapes line breaks in strings: one line per note (the reader
+    // splits at "\n" only, so U+2028 inside a string is no break).
+    return JSON.stringify({ note_id: note.id, text: note.text,
+      review: note.done ? "done" : "in progress", spans: spans });
+  }
+  function exportNotes() {
     var doneOnly = $("done-only").checked, taken = {};
+    var jsonl = $("export-format").value === "jsonl";
     var chosen = notes.filter(function (n) { return n.done || !doneOnly; });
     if (!chosen.length) { status("No notes to export (none is marked done)."); return; }
-    var blob = zip(chosen.map(function (n) { return { name: fileName(n.id, taken), text: noteXml(n) }; }));
-    var link = el("a", { download: DATA.export_name });
+    var name = jsonl ? DATA.export_name.replace(/\.zip$/i, "") + ".jsonl" : DATA.export_name;
+    var blob = jsonl
+      ? new Blob([chosen.map(noteJson).join("\n") + "\n"], { type: "application/x-ndjson" })
+      : zip(chosen.map(function (n) { return { name: fileName(n.id, taken), text: noteXml(n) }; }));
+    var link = el("a", { download: name });
     link.href = URL.createObjectURL(blob); // a local object URL: the file never leaves the machine
     document.body.appendChild(link);
     link.click();
     link.remove();
     setTimeout(function () { URL.revokeObjectURL(link.href); }, 10000);
-    status("Exported " + chosen.length + " notes to " + DATA.export_name + " (it holds note text).");
+    status("Exported " + chosen.length + " notes to " + name + " (it holds note text).");
   }
 
   // --- events ---------------------------------------------------------------
@@ -336,7 +355,7 @@
       l: function () { if (focus) { $("label-box").hidden = false; $("label-input").focus(); } },
       m: addSelection, u: undo,
       d: function () { toggleDone(focus ? focus.note : lastNote); },
-      e: exportZip
+      e: exportNotes
     };
     if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
   });
@@ -347,7 +366,7 @@
   $("add").addEventListener("mousedown", function (e) { e.preventDefault(); }); // keep the selection
   $("add").addEventListener("click", addSelection);
   $("undo").addEventListener("click", undo);
-  $("export").addEventListener("click", exportZip);
+  $("export").addEventListener("click", exportNotes);
   $("forget").addEventListener("click", function () {
     localStorage.removeItem(STORE_KEY);
     status("Saved progress removed from this browser (the page keeps what it shows until reloaded).");
