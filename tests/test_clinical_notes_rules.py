@@ -81,17 +81,39 @@ VOCABULARY_CASES = [
     ("capitalised_common_word_mixed_case", "Urine is Clear today", "Clear", labels.PATIENT, True),
     ("upper_common_word_uncased_note", "FLUID BOLUS GIVEN. BP UP", "GIVEN", labels.LOCATION_OTHER, False),
     ("upper_unknown_uncased_note", "SEEN BY QUENNELL TODAY", "QUENNELL", labels.DOCTOR, True),
+    ("upper_unknown_uncased_no_cue", "QUENNELL REPLACED TODAY. BP STABLE", "QUENNELL", labels.DOCTOR, False),
     ("state_clinical_abbreviation", "On 2L nc overnight", "nc", labels.STATE, False),
     ("state_with_address", "Raleigh nc zip 27601", "nc", labels.STATE, True),
     ("state_capitalised", "Moved from Raleigh, NC in May", "NC", labels.STATE, True),
     ("reference_target", "Please see Meditech for details", "Meditech", labels.USERNAME, False),
 ]
 
+# Issue 25: what a name needs in a note's writing style (mixed case, or one case).
+STYLE_CASES = [
+    ("lower_word_mixed_note", "Pt has foley draining well. Team Aware.", "foley", labels.PATIENT, False),
+    ("lower_place_mixed_note", "Weaned on Monday. Sent to cath lab Today.", "cath lab", labels.LOCATION_OTHER, False),
+    ("lower_name_after_title", "Seen by Team and dr healey Today", "healey", labels.DOCTOR, True),
+    ("acronym_mixed_note", "Neuro: Alert, MAE, follows commands.", "MAE", labels.PATIENT, False),
+    ("acronym_place_mixed_note", "Brief drift in CO to 1.9 Today", "CO", labels.CITY, False),
+    ("acronym_after_title", "Patient seen by Dr. ODA Today.", "ODA", labels.DOCTOR, True),
+    ("long_upper_name_mixed_note", "Sent from HARTWELL GENERAL HOSPITAL Today.", "HARTWELL GENERAL HOSPITAL",
+     labels.HOSPITAL, True),
+    ("uncased_clinical_word", "FOLEY CATH DRAINING WELL. LEVO WEANED.", "LEVO", labels.PATIENT, False),
+    ("uncased_after_title", "DR SMITH NOTIFIED OF K 3.2.", "SMITH", labels.DOCTOR, True),
+    ("uncased_signature", "RESP CARE GIVEN. DAN FORMBY RRT", "DAN FORMBY", labels.DOCTOR, True),
+    ("uncased_lower_note", "foley draining well. levo weaned", "levo", labels.PATIENT, False),
+    ("uncased_capital_in_lower_note", "spoke to the family. quennell and Harwick here", "Harwick",
+     labels.PATIENT, True),
+    ("uncased_ward_and_number", "TRANSFER TO BLAKEMORE 4 IN AM", "BLAKEMORE 4", labels.DEPARTMENT, True),
+    ("uncased_place_no_evidence", "MIXED VENOUS FROM DISTAL PORT", "DISTAL PORT", labels.LOCATION_OTHER, False),
+    ("uncased_place_address_cue", "LIVES IN HARTWELL WITH WIFE", "HARTWELL", labels.CITY, True),
+]
+
 
 @pytest.mark.parametrize(
     "text,mention,label,kept",
-    [case[1:] for case in NUMBER_CASES + VOCABULARY_CASES],
-    ids=[case[0] for case in NUMBER_CASES + VOCABULARY_CASES],
+    [case[1:] for case in NUMBER_CASES + VOCABULARY_CASES + STYLE_CASES],
+    ids=[case[0] for case in NUMBER_CASES + VOCABULARY_CASES + STYLE_CASES],
 )
 def test_evidence_rules(reconciler_nlp, text, mention, label, kept):
     doc = reconciler_nlp.get_pipe("deid_reconciler")(build(reconciler_nlp, text, mention, label))
@@ -109,12 +131,34 @@ def test_first_names_that_are_words_are_spared():
     nlp = spacy.blank("en")
     nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons={"FIRST": ["Carol"]}, frequencies={})
     nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
-    text = "carol visited, urine clear"
+    text = "wife carol visited, urine clear"
     doc = nlp.make_doc(text)
-    doc.ents = [doc.char_span(0, 5, label=labels.PATIENT),
+    doc.ents = [doc.char_span(5, 10, label=labels.PATIENT),
                 doc.char_span(text.index("clear"), len(text), label=labels.PATIENT)]
     doc = nlp.get_pipe("deid_reconciler")(nlp.get_pipe("deid_lexicon")(doc))
     assert [e.text for e in doc.ents] == ["carol"]
+
+
+@pytest.mark.parametrize("text,mention,kept", [
+    # one-case notes: a full name stands without a cue, a lone surname does not
+    ("FOLEY CATH DRAINING. LINDSEY CARDARELLI CALLED", "LINDSEY CARDARELLI", True),
+    ("FOLEY CATH DRAINING. CARDARELLI CALLED", "CARDARELLI", False),
+    # a known first name that is no common word stands; one that is ("comfort") does not
+    ("foley draining. janet called about plan", "janet", True),
+    ("foley draining. comfort measures only", "comfort", False),
+    # mixed case: a listed name in lower case needs a role word or a credential near it
+    ("Her Wife called, wife janet Visited", "janet", True),
+    ("Care Given. Report by janet cardarelli RN", "janet cardarelli", True),
+    ("Care Given. Then janet cardarelli Visited", "janet cardarelli", False),
+])
+def test_style_rules_with_name_lists(text, mention, kept):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(
+        nlp=nlp, lexicons={"FIRST": ["Lindsey", "Janet", "Comfort"], "LAST": ["Cardarelli"]}, frequencies={})
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    doc = build(nlp, text, mention, labels.PATIENT)
+    doc = nlp.get_pipe("deid_reconciler")(nlp.get_pipe("deid_lexicon")(doc))
+    assert [e.text for e in doc.ents] == ([mention] if kept else [])
 
 
 # --- month/day dates (phi pattern date-numeric-md-bare) ------------------------

@@ -44,6 +44,13 @@ Rule fields:
     each_token   (optional, lexicon) compare each word of the mention with the
                  list instead of the whole text: "foley draining" is two
                  clinical words (numbers and punctuation are skipped)
+    unless_tags_except  (optional, with unless_tags) a list name: a tagged
+                 word in that list does not veto ("min", "comfort" are first
+                 names too, and clinical or common words first)
+    unless_full_name  (optional) the rule never fires on a mention of two or
+                 more words whose first word a first-name list knows and another
+                 word a first-name or surname list knows ("JON DEVAUX",
+                 "mary theresa k."): a full name is a name in any case
     sources      (optional) where the mention came from ("ner", "rule"): the
                  rule fires only on mentions of these sources (a bare number the
                  NER called an AGE needs age evidence; a rule's AGE has it)
@@ -104,6 +111,8 @@ class Rule:
     sources: FrozenSet[str] = frozenset()
     each_token: bool = False
     uncased_only: bool = False
+    unless_full_name: bool = False
+    unless_tags_except: Optional[str] = None
     description: str = field(default="", compare=False)
 
 
@@ -231,6 +240,8 @@ class RuleSet:
             raise ReconcilerRuleError(f"{where}: unless_tags must be a list of lexicon categories")
         if raw.get("unless_attributes"):
             needed.append(raw["unless_attributes"])
+        if raw.get("unless_tags_except"):
+            needed.append(raw["unless_tags_except"])
         for name in needed:  # every list a rule names exists, checked at load time
             if name not in self.lists:
                 raise ReconcilerRuleError(f"{where}: unknown list {name!r}")
@@ -249,6 +260,8 @@ class RuleSet:
             cased_only=bool(raw.get("cased_only", False)), sources=frozenset(sources),
             each_token=bool(raw.get("each_token", False)),
             uncased_only=bool(raw.get("uncased_only", False)),
+            unless_full_name=bool(raw.get("unless_full_name", False)),
+            unless_tags_except=raw.get("unless_tags_except") or None,
             description=raw.get("description", ""),
         )
 

@@ -168,9 +168,19 @@ def lexicon_tags(token: Token) -> Tuple[str, ...]:
     return tuple(value.split("|")) if value else ()
 
 
-def has_lexicon_tag(doc: Doc, mention: Mention, tags: frozenset) -> bool:
-    """Whether a token of the mention carries one of the `deid_lexicon` categories."""
-    return any(tags.intersection(lexicon_tags(token)) for token in doc[mention.start: mention.end])
+def has_lexicon_tag(doc: Doc, mention: Mention, tags: frozenset, except_words: frozenset = frozenset()) -> bool:
+    """Whether a token of the mention carries one of the `deid_lexicon`
+    categories (tokens whose normalised form is in `except_words` do not count)."""
+    return any(tags.intersection(lexicon_tags(token)) for token in doc[mention.start: mention.end]
+               if not except_words or normalize_value(token.text) not in except_words)
+
+
+def is_full_name(doc: Doc, mention: Mention) -> bool:
+    """Two or more words, the first a known first name and another a known
+    first name or surname: "JON DEVAUX" in an ALL-CAPS note."""
+    words = [t for t in doc[mention.start: mention.end] if t.is_alpha and len(t) > 1]
+    return (len(words) >= 2 and "FIRST" in lexicon_tags(words[0])
+            and any({"FIRST", "LAST"}.intersection(lexicon_tags(w)) for w in words[1:]))
 
 
 def mention_source(mention: Mention) -> str:
@@ -201,9 +211,12 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
         return False
     if rule.sources and mention_source(mention) not in rule.sources:
         return False
-    if rule.unless_tags and has_lexicon_tag(doc, mention, rule.unless_tags):
+    except_words = rules.lists[rule.unless_tags_except] if rule.unless_tags_except else frozenset()
+    if rule.unless_tags and has_lexicon_tag(doc, mention, rule.unless_tags, except_words):
         return False
     if rule.unless_pattern is not None and rule.unless_pattern.search(doc[mention.start: mention.end].text):
+        return False
+    if rule.unless_full_name and is_full_name(doc, mention):
         return False
     if rule.kind == "context":
         return context_fires(doc, mention, rule, rules)
