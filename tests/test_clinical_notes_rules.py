@@ -67,6 +67,12 @@ NUMBER_CASES = [
     ("phone_four_digits", "Bolus 1000 given for low BP", "1000", labels.PHONE, False),
     ("phone_pager", "Pager 1234 if questions", "1234", labels.PHONE, True),
     ("number_as_name", "Moved to bed 2 and settled", "2", labels.DOCTOR, False),
+    ("id_dose_without_shape", "Weaned to 2L overnight", "2L", labels.IDNUM, False),
+    ("id_word_without_shape", "Remains AFEBRILE today", "AFEBRILE", labels.IDNUM, False),
+    ("id_with_shape", "Chart 00451234 reviewed", "00451234", labels.IDNUM, True),
+    ("phone_clock_time", "Lasix gtt started @ 0400 today", "@ 0400", labels.PHONE, False),
+    ("phone_local_number", "Wife reachable at 555-0142 tonight", "555-0142", labels.PHONE, True),
+    ("phone_short_with_cue", "Pager 36112 with questions", "36112", labels.PHONE, True),
 ]
 
 VOCABULARY_CASES = [
@@ -201,6 +207,20 @@ def test_month_day_dates_found(rules_nlp, text, expected):
 ])
 def test_month_day_negatives(rules_nlp, text):
     assert dates(rules_nlp, text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Patient ID: 4471902 on file", ["4471902"]),
+    ("ID: temp 100.8 po, cultures sent", []),  # the infectious-disease line of a systems review
+    ("ID: Tmax 101.4, on vanco", []),
+])
+def test_id_values_are_not_decimals(text, expected):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_sections")
+    nlp.add_pipe("deid_phi_rules")
+    nlp.initialize()
+    doc = nlp(text)
+    assert [s.text for s in doc.spans[DEFAULT_SPANS_KEY] if labels.CATEGORY_OF[s.label_] == labels.ID_CATEGORY] == expected
 
 
 # --- the clinical lexicon --------------------------------------------------------
