@@ -73,6 +73,14 @@ NUMBER_CASES = [
     ("phone_clock_time", "Lasix gtt started @ 0400 today", "@ 0400", labels.PHONE, False),
     ("phone_local_number", "Wife reachable at 555-0142 tonight", "555-0142", labels.PHONE, True),
     ("phone_short_with_cue", "Pager 36112 with questions", "36112", labels.PHONE, True),
+    ("room_bare_number", "Decrease VT to 650 and redraw", "650", labels.ROOM, False),
+    ("room_with_cue", "Moved to room 703 overnight", "703", labels.ROOM, True),
+    ("room_named_place", "Referred to Harbor Adult Network today", "Harbor Adult Network", labels.ROOM, True),
+    ("username_plain_word", "Pt irrigated foley overnight", "irrigated", labels.USERNAME, False),
+    ("username_with_digits", "Posts as jdoe_88 online", "jdoe_88", labels.USERNAME, True),
+    ("username_with_cue", "Her Instagram handle mapleleaf is public", "mapleleaf", labels.USERNAME, True),
+    ("state_upper_clinical", "Fluid removed since MN overnight", "MN", labels.STATE, False),
+    ("state_upper_after_city", "Moved from Duluth, MN last year", "MN", labels.STATE, True),
 ]
 
 VOCABULARY_CASES = [
@@ -189,6 +197,8 @@ def dates(nlp, text):
     ("11/19 intubated for airway protection", "11/19"),
     ("Pan cultured x 2 8/15 for fever", "8/15"),
     ("Hemodialysis 8/9 or 8/10, monitor lytes", "8/9"),
+    ("oriented x2, stated march 21, 2019 as the date", "march 21, 2019"),  # a note typed in lower case
+    ("in march of 2022 pt was admitted elsewhere", "march of 2022"),
 ])
 def test_month_day_dates_found(rules_nlp, text, expected):
     assert expected in dates(rules_nlp, text)
@@ -204,6 +214,7 @@ def test_month_day_dates_found(rules_nlp, text, expected):
     "Grade 3/6 murmur heard",
     "Blood cx 2/4 bottles positive",
     "Tube feeds at 3/4 strength",
+    "pt may 15 min walk with pt",
 ])
 def test_month_day_negatives(rules_nlp, text):
     assert dates(rules_nlp, text) == []
