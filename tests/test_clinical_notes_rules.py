@@ -110,6 +110,9 @@ STYLE_CASES = [
     ("acronym_mixed_note", "Neuro: Alert, MAE, follows commands.", "MAE", labels.PATIENT, False),
     ("acronym_place_mixed_note", "Brief drift in CO to 1.9 Today", "CO", labels.CITY, False),
     ("acronym_after_title", "Patient seen by Dr. ODA Today.", "ODA", labels.DOCTOR, True),
+    ("acronym_initials_after_cue", "Note Today.\nTranscribed by: DF", "DF", labels.DOCTOR, True),
+    ("acronym_in_upper_case_line", "Seen Today for follow up.\nSHE MOVED TO IRVING LAST YEAR", "IRVING",
+     labels.CITY, True),
     ("long_upper_name_mixed_note", "Sent from HARTWELL GENERAL HOSPITAL Today.", "HARTWELL GENERAL HOSPITAL",
      labels.HOSPITAL, True),
     ("uncased_clinical_word", "FOLEY CATH DRAINING WELL. LEVO WEANED.", "LEVO", labels.PATIENT, False),
@@ -160,17 +163,22 @@ def test_first_names_that_are_words_are_spared():
     # a known first name that is no common word stands; one that is ("comfort") does not
     ("foley draining. janet called about plan", "janet", True),
     ("foley draining. comfort measures only", "comfort", False),
-    # mixed case: a listed name in lower case needs a role word or a credential near it
+    # an upper-case state needs a place before it
+    ("Moved here from Tulsa OK last Year", "OK", True),
+    ("Fluid removed since OK overnight", "OK", False),
+    # mixed case: a lower-case name needs a role word, a credential or a known first name
     ("Her Wife called, wife janet Visited", "janet", True),
     ("Care Given. Report by janet cardarelli RN", "janet cardarelli", True),
-    ("Care Given. Then janet cardarelli Visited", "janet cardarelli", False),
+    ("Care Given. Then cardarelli Visited", "cardarelli", False),  # a surname list holds "foley" too
+    ("Care Given. Then janet cardarelli Visited", "janet cardarelli", True),
 ])
 def test_style_rules_with_name_lists(text, mention, kept):
     nlp = spacy.blank("en")
     nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"FIRST": ["Lindsey", "Janet", "Comfort"], "LAST": ["Cardarelli"]}, frequencies={})
+        nlp=nlp, lexicons={"FIRST": ["Lindsey", "Janet", "Comfort"], "LAST": ["Cardarelli"], "CITY": ["Tulsa"]},
+        frequencies={})
     nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
-    doc = build(nlp, text, mention, labels.PATIENT)
+    doc = build(nlp, text, mention, labels.STATE if mention == "OK" else labels.PATIENT)
     doc = nlp.get_pipe("deid_reconciler")(nlp.get_pipe("deid_lexicon")(doc))
     assert [e.text for e in doc.ents] == ([mention] if kept else [])
 

@@ -47,6 +47,12 @@ Rule fields:
     unless_tags_except  (optional, with unless_tags) a list name: a tagged
                  word in that list does not veto ("min", "comfort" are first
                  names too, and clinical or common words first)
+    unless_after_tags  (optional) `deid_lexicon` categories: the rule never
+                 fires when the word before the mention (a comma skipped) carries
+                 one ("El Dorado CA": a city before a state)
+    cased_line_only  (optional, with cased_only) fire only when the mention's
+                 own line has a lower-case word: an ALL-CAPS line or header of a
+                 mixed-case note is written in one case too
     unless_full_name  (optional) the rule never fires on a mention of two or
                  more words whose first word a first-name list knows and another
                  word a first-name or surname list knows ("JON DEVAUX",
@@ -113,6 +119,8 @@ class Rule:
     uncased_only: bool = False
     unless_full_name: bool = False
     unless_tags_except: Optional[str] = None
+    unless_after_tags: FrozenSet[str] = frozenset()
+    cased_line_only: bool = False
     description: str = field(default="", compare=False)
 
 
@@ -262,6 +270,8 @@ class RuleSet:
             uncased_only=bool(raw.get("uncased_only", False)),
             unless_full_name=bool(raw.get("unless_full_name", False)),
             unless_tags_except=raw.get("unless_tags_except") or None,
+            unless_after_tags=frozenset(raw.get("unless_after_tags") or ()),
+            cased_line_only=bool(raw.get("cased_line_only", False)),
             description=raw.get("description", ""),
         )
 

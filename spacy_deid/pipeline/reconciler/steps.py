@@ -183,6 +183,25 @@ def is_full_name(doc: Doc, mention: Mention) -> bool:
             and any({"FIRST", "LAST"}.intersection(lexicon_tags(w)) for w in words[1:]))
 
 
+def after_tagged_word(doc: Doc, mention: Mention, tags: frozenset) -> bool:
+    """Whether the word before the mention (a comma skipped) carries one of the tags."""
+    i = mention.start - 1
+    if i >= 0 and doc[i].text == ",":
+        i -= 1
+    return i >= 0 and bool(tags.intersection(lexicon_tags(doc[i])))
+
+
+def line_has_lower_case(doc: Doc, mention: Mention) -> bool:
+    """Whether the mention's line holds a word with a lower-case letter."""
+    start = mention.start
+    while start > 0 and "\n" not in doc[start - 1].whitespace_ and not doc[start - 1].is_space:
+        start -= 1
+    end = mention.end
+    while end < len(doc) and "\n" not in doc[end - 1].whitespace_ and not doc[end].is_space:
+        end += 1
+    return any(t.is_alpha and not t.is_upper for t in doc[start:end])
+
+
 def mention_source(mention: Mention) -> str:
     """Where a mention came from: "ner", "rule" (from "rule:<pattern id>"), ..."""
     return mention.provenance[0].split(":", 1)[0] if mention.provenance else ""
@@ -217,6 +236,10 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
     if rule.unless_pattern is not None and rule.unless_pattern.search(doc[mention.start: mention.end].text):
         return False
     if rule.unless_full_name and is_full_name(doc, mention):
+        return False
+    if rule.unless_after_tags and after_tagged_word(doc, mention, rule.unless_after_tags):
+        return False
+    if rule.cased_line_only and not line_has_lower_case(doc, mention):
         return False
     if rule.kind == "context":
         return context_fires(doc, mention, rule, rules)
