@@ -28,6 +28,7 @@ when it is right), else uses the corpus's type; word-by-word gold mentions
 import argparse
 import json
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,7 +43,7 @@ from thinc.api import Config
 
 from spacy_deid import labels
 from spacy_deid.corpus import Note, read_corpus
-from spacy_deid.corpus.docs import note_to_doc
+from spacy_deid.corpus.docs import doc_to_note, note_to_doc
 from spacy_deid.corpus.note import PhiMention
 from spacy_deid.corpus.reader import I2b2Corpus
 from spacy_deid.dev_notes import DEV_NOTES_DIR
@@ -51,7 +52,9 @@ from spacy_deid.evaluation.pairing import pair_notes
 from spacy_deid.evaluation.report import build_report
 from spacy_deid.evaluation.schemes import get_scheme
 from spacy_deid.evaluation.systems import run_pipeline
-from spacy_deid.transfer import finetune_config
+from spacy_deid.pipeline.confidence.component import load_at_operating_point
+from spacy_deid.review.page import review_note, uncertainty_order
+from spacy_deid.transfer import finetune_config, phi_windows
 
 PHYSIONET = get_scheme("physionet")
 # The notes the registered reader trains on, set by main() before each run.
@@ -114,15 +117,38 @@ def reviewed(note: Note, predicted: Note) -> Note:
     return Note(note.note_id, note.text, mentions, note.patient_id)
 
 
-def scores(nlp, held_out: Sequence[Note], dev: Sequence[Note]) -> Dict[str, float]:
+def site_scores(nlp, held_out: Sequence[Note], prefix: str = "site") -> Dict[str, float]:
     site = build_report(
         pair_notes(held_out, run_pipeline(nlp, held_out)), system={}, gold={}, scheme=PHYSIONET
     )["scores"][ALL_SUBTYPES][BINARY_TOKEN]["overall"]
+    return {f"{prefix}_binary_p": site["p"], f"{prefix}_binary_r": site["r"],
+            f"{prefix}_binary_f": site["f"]}
+
+
+def scores(nlp, held_out: Sequence[Note], dev: Sequence[Note]) -> Dict[str, float]:
+    site = site_scores(nlp, held_out)
     strict = build_report(pair_notes(dev, run_pipeline(nlp, dev)), system={}, gold={})[
         "scores"
     ][ALL_SUBTYPES][STRICT]["overall"]
-    return {"site_binary_p": site["p"], "site_binary_r": site["r"], "site_binary_f": site["f"],
-            "dev_strict_f": strict["f"]}
+    return {**site, "dev_strict_f": strict["f"]}
+
+
+def recall_point_scores(model, held_out: Sequence[Note]) -> Dict[str, float]:
+    """Held-out scores of `model` at its `recall` operating point."""
+    return site_scores(load_at_operating_point(model, "recall"), held_out, prefix="recall")
+
+
+def ordered_pool(nlp, pool: Sequence[Note], order: str):
+    """The pool's notes in the order the reviewer takes them ("patient": as
+    split; "uncertainty": the review page's order of the pipeline's output)
+    and the pipeline's predictions on them, by note id."""
+    docs = list(nlp.pipe((n.text for n in pool), batch_size=16))
+    predicted = {n.note_id: doc_to_note(doc, n.note_id) for n, doc in zip(pool, docs)}
+    if order == "patient":
+        return list(pool), predicted
+    by_id = {n.note_id: n for n in pool}
+    ranked = uncertainty_order(review_note(doc, n.note_id) for n, doc in zip(pool, docs))
+    return [by_id[r.note_id] for r in ranked], predicted
 
 
 def run(command: List[str]) -> float:
@@ -149,10 +175,16 @@ def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) ->
     config_path = work / f"finetune-{len(notes)}.cfg"
     config.to_disk(config_path)
     output = work / f"site-{len(notes)}"
+    timing: Dict = {}
+    # Repeated as the whole notes would be, so a PHI line weighs as before and
+    # PHI-free text less.
+    if args.phi_free_share is not None:
+        notes = phi_windows(notes, args.phi_free_share, seed=args.seed)
+        timing["windows"] = len(notes)
     _SITE["notes"] = notes
     started = time.time()
     train(config_path, output, use_gpu=-1)
-    timing = {"train_s": time.time() - started, "repeat": repeat}
+    timing.update(train_s=time.time() - started, repeat=repeat)
     model = output / "model-last"
     timing["calibrate_s"] = run(
         ["spacy-deid", "calibrate", str(model), str(work / "calibration"), str(model)]
@@ -213,6 +245,18 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="patient order")
     parser.add_argument("--output", type=Path, required=True, help="JSON results")
     parser.add_argument("--plot", type=Path)
+    parser.add_argument("--order", choices=("patient", "uncertainty"), default="patient",
+                        help="which pool notes the reviewer corrects first: patient order, "
+                        "or the review page's (most uncertain first)")
+    parser.add_argument("--phi-free-share", type=float, default=None,
+                        help="train on the notes' lines: all with PHI, this share of the "
+                        "others (default: whole notes)")
+    parser.add_argument("--also-recall", action="store_true",
+                        help="also score the held-out notes at the `recall` operating point")
+    parser.add_argument("--recipe", default="", help="a name for this run's recipe")
+    parser.add_argument("--keep", type=Path, help="copy each fine-tuned pipeline here, for "
+                        "error analysis: outside the repository, its vocabulary holds words "
+                        "of the corpus")
     parser.add_argument("--held-out-limit", type=int, default=0, help="smoke tests: first N only")
     parser.add_argument("--render-only", action="store_true",
                         help="draw the plot and print the table of an existing --output")
@@ -235,7 +279,8 @@ def main(argv: Optional[List[str]] = None) -> None:
         "corpus": {"notes": len(notes), "held_out_notes": len(held_out),
                    "held_out_patients": n_held_patients, "pool_patients": n_train_patients},
         "settings": {"source": args.source, "steps": args.steps, "generated": args.generated,
-                     "seed": args.seed, "scheme": PHYSIONET.name},
+                     "seed": args.seed, "scheme": PHYSIONET.name, "order": args.order,
+                     "phi_free_share": args.phi_free_share, "recipe": args.recipe},
         "rows": [],
     }
     with tempfile.TemporaryDirectory(prefix="learning-curve-") as folder:
@@ -247,10 +292,13 @@ def main(argv: Optional[List[str]] = None) -> None:
         base_nlp = spacy.load(args.source)
         base = base_nlp.config
         started = time.time()
-        pool = pool[: max(args.sizes)]
-        predicted_pool = {n.note_id: p for n, p in zip(pool, run_pipeline(base_nlp, pool))}
+        if args.order == "patient":
+            pool = pool[: max(args.sizes)]
+        pool, predicted_pool = ordered_pool(base_nlp, pool, args.order)
         row = {"notes": 0, "patients": 0, **scores(base_nlp, held_out, dev),
                "evaluate_s": time.time() - started}
+        if args.also_recall:
+            row.update(recall_point_scores(args.source, held_out))
         results["rows"].append(row)
         print(json.dumps(row), flush=True)
         for size in sorted(args.sizes):
@@ -260,6 +308,10 @@ def main(argv: Optional[List[str]] = None) -> None:
             row = {"notes": size, "patients": len({n.patient_id for n in site}),
                    **scores(spacy.load(model), held_out, dev),
                    **timing, "evaluate_s": time.time() - started}
+            if args.also_recall:
+                row.update(recall_point_scores(model, held_out))
+            if args.keep:
+                shutil.copytree(model, args.keep / f"site-{size}", dirs_exist_ok=True)
             results["rows"].append(row)
             print(json.dumps(row), flush=True)
             args.output.parent.mkdir(parents=True, exist_ok=True)

@@ -13,13 +13,19 @@ the base config.
 
 For a site's own corrected notes (the review page's export), `mixed_notes`
 mixes them with generated notes (rehearsal) for the `fine-tune-site`
-workflow (docs/review.md).
+workflow (docs/review.md). `phi_windows` cuts the site's notes at line breaks
+and keeps the lines that hold PHI with only a share of those that do not:
+real notes mostly carry no PHI, and training on all of their text teaches
+the NER to fire less.
 """
 import random
+from dataclasses import replace
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Iterator, List, Optional, Sequence, Sized, Tuple, TypeVar, Union
 
 from thinc.api import Config
+
+from .corpus.note import Note
 
 T = TypeVar("T")
 
@@ -36,6 +42,12 @@ def finetune_config(base: Config, source: Union[str, Path]) -> Config:
     return config
 
 
+def site_copies(site: Sized, generated: Sized, repeat: Optional[int] = None) -> int:
+    """How often each site note is repeated: `repeat`, or about as many site
+    notes as generated ones."""
+    return repeat if repeat is not None else max(1, round(len(generated) / max(1, len(site))))
+
+
 def mixed_notes(
     site: Sequence[T], generated: Sequence[T], repeat: Optional[int] = None, seed: int = 0
 ) -> Tuple[List[T], int]:
@@ -45,7 +57,51 @@ def mixed_notes(
     notes taught (rehearsal keeps it); the site notes are repeated (`repeat`,
     default about as many site notes as generated ones) so they still weigh.
     """
-    copies = repeat if repeat is not None else max(1, round(len(generated) / max(1, len(site))))
+    copies = site_copies(site, generated, repeat)
     notes = [note for note in site for _ in range(copies)] + list(generated)
     random.Random(seed).shuffle(notes)
     return notes, copies
+
+
+def line_windows(note: Note) -> Iterator[Tuple[int, int]]:
+    """(start, end) of the note's lines, each with its line break; a line
+    break inside a PHI mention joins the lines on either side."""
+    start = 0
+    for position, char in enumerate(note.text):
+        if char != "\n":
+            continue
+        if any(m.start <= position < m.end for m in note.mentions):
+            continue
+        yield start, position + 1
+        start = position + 1
+    if start < len(note.text):
+        yield start, len(note.text)
+
+
+def phi_windows(notes: Sequence[Note], phi_free_share: float, seed: int = 0) -> List[Note]:
+    """The notes' lines as notes of their own: every line holding PHI, and a
+    share `phi_free_share` (0..1, drawn with `seed`) of the lines with none.
+    Blank lines are left out. Ids are `<note id>#<line index>`. A share of 1
+    keeps all text: the notes are returned whole."""
+    if not 0.0 <= phi_free_share <= 1.0:
+        raise ValueError(f"phi_free_share must be in 0..1, not {phi_free_share}")
+    if phi_free_share == 1.0:
+        return list(notes)
+    rng = random.Random(seed)
+    windows: List[Note] = []
+    for note in notes:
+        for index, (start, end) in enumerate(line_windows(note)):
+            text = note.text[start:end]
+            if not text.strip():
+                continue
+            mentions = [
+                replace(m, start=m.start - start, end=m.end - start)
+                for m in note.mentions
+                if start <= m.start and m.end <= end
+            ]
+            if not mentions and rng.random() >= phi_free_share:
+                continue
+            windows.append(
+                Note(f"{note.note_id}#{index}", text, mentions, note.patient_id, note.source_file)
+            )
+    return windows

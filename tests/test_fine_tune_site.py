@@ -1,6 +1,7 @@
 """Fine-tuning on a site's corrected notes (docs/review.md): the mix of site and
 generated notes, the fine-tune config from an installed pipeline's name, and
 the `fine-tune-site` workflow end to end (slow) with a review export as input."""
+import json
 import subprocess
 import zipfile
 from pathlib import Path
@@ -12,7 +13,8 @@ from spacy.util import load_config
 from typer.testing import CliRunner
 
 from spacy_deid.cli import app
-from spacy_deid.transfer import mixed_notes
+from spacy_deid.corpus.note import Note, PhiMention
+from spacy_deid.transfer import mixed_notes, phi_windows
 from test_project import project_copy, run_step
 
 REPO = Path(__file__).resolve().parents[1]
@@ -67,6 +69,77 @@ def test_finetune_mix_reads_a_review_export(tmp_path):
         ("Maple", "DOCTOR"), ("Birchfield", "DEPARTMENT")
     ]
     assert "Maple" not in result.output  # no note text in the output
+
+
+LINES = "Vitals stable.\nSeen by Ann Lee\nat Oak.\n\nSlept well.\nNo pain.\nCall Bob."
+WINDOW_MENTIONS = [
+    PhiMention(LINES.index("Ann"), LINES.index("Lee") + 3, "DOCTOR"),
+    PhiMention(LINES.index("Oak"), LINES.index("Oak") + 3, "HOSPITAL"),
+    PhiMention(LINES.index("Bob"), LINES.index("Bob") + 3, "PATIENT"),
+]
+SPLIT_NAME = "Seen by Ann\nLee today.\nFine."
+
+
+@pytest.mark.parametrize(
+    "text,mentions,share,windows",
+    [
+        # Only the lines with PHI, their mentions moved with them.
+        (LINES, WINDOW_MENTIONS, 0.0, [
+            ("Seen by Ann Lee\n", ["Ann Lee"]), ("at Oak.\n", ["Oak"]), ("Call Bob.", ["Bob"])
+        ]),
+        # Every line but the blank one.
+        (LINES, WINDOW_MENTIONS, 0.999, [
+            ("Vitals stable.\n", []), ("Seen by Ann Lee\n", ["Ann Lee"]), ("at Oak.\n", ["Oak"]),
+            ("Slept well.\n", []), ("No pain.\n", []), ("Call Bob.", ["Bob"])
+        ]),
+        # 1: the whole note.
+        (LINES, WINDOW_MENTIONS, 1.0, [(LINES, ["Ann Lee", "Oak", "Bob"])]),
+        # A line break inside a mention joins its lines.
+        (SPLIT_NAME, [PhiMention(8, 15, "PATIENT")], 0.0, [("Seen by Ann\nLee today.\n",
+                                                             ["Ann\nLee"])]),
+        # No PHI, nothing kept.
+        ("Slept well.\nNo pain.", [], 0.0, []),
+    ],
+)
+def test_phi_windows_keep_phi_lines_and_a_share_of_the_rest(text, mentions, share, windows):
+    note = Note("n", text, mentions, patient_id="p")
+    got = phi_windows([note], share)
+    assert [(w.text, [w.text[m.start : m.end] for m in w.mentions]) for w in got] == windows
+    assert all(w.patient_id == "p" for w in got)
+
+
+def test_phi_windows_share_is_drawn_and_checked():
+    notes = [Note(str(i), "a\nb\nc\nd\n", []) for i in range(200)]
+    kept = len(phi_windows(notes, 0.25, seed=1))
+    assert 150 <= kept <= 250 and kept == len(phi_windows(notes, 0.25, seed=1))
+    with pytest.raises(ValueError, match="0..1"):
+        phi_windows(notes, 1.5)
+
+
+def test_finetune_mix_trains_on_phi_lines_of_a_jsonl_export(tmp_path):
+    generated = tmp_path / "generated"
+    subprocess.run(
+        ["spacy-deid", "synth", str(generated), "--n", "2", "--seed", "3", "--quiet"],
+        check=True, capture_output=True,
+    )
+    export = tmp_path / "export.jsonl"
+    record = {"note_id": "s1", "text": LINES, "review": "done", "spans": [
+        {"start": m.start, "end": m.end, "label": m.label, "review": "accepted"}
+        for m in WINDOW_MENTIONS
+    ]}
+    export.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    out = tmp_path / "train.spacy"
+    result = CliRunner().invoke(
+        app, ["finetune-mix", str(export), str(generated), str(out), "--phi-free-share", "0"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "1 site notes (3 lines: all with PHI, 0% of the others) x 2 and 2 generated" in (
+        " ".join(result.output.split())
+    )
+    docs = list(DocBin().from_disk(out).get_docs(spacy.blank("en").vocab))
+    site = sorted(d.text for d in docs if d.text in LINES)
+    assert site == sorted(["Seen by Ann Lee\n", "at Oak.\n", "Call Bob."] * 2)
+    assert "Bob" not in result.output
 
 
 @pytest.mark.parametrize(

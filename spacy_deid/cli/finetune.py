@@ -11,9 +11,12 @@ from wasabi import msg
 from ..corpus.docbin import notes_to_docbin
 from ..corpus.formats import read_corpus
 from ..review.export import ExportError, unpacked
-from ..transfer import finetune_config, mixed_notes
+from ..transfer import finetune_config, mixed_notes, phi_windows, site_copies
 from . import app
 from ._util import CORPUS_ERRORS, fail_on_corpus_error, load_tokenizer_pipeline
+
+# Whole notes until a measured recipe says otherwise (docs/review.md).
+DEFAULT_PHI_FREE_SHARE = 1.0
 
 
 @app.command("finetune-config")
@@ -46,6 +49,13 @@ def finetune_mix_cli(
     base: Optional[str] = typer.Option(
         None, "--base", "-b", help="Pipeline or .cfg whose tokenizer to use (as in convert)"
     ),
+    phi_free_share: float = typer.Option(
+        DEFAULT_PHI_FREE_SHARE, "--phi-free-share", min=0.0, max=1.0,
+        help="Train on the site notes' lines: every line with PHI and this share of the "
+        "lines without (1: whole notes). Real notes mostly hold no PHI; all of it teaches "
+        "the NER to fire less",
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the PHI-free lines kept and the shuffle"),
 ) -> None:
     """Write one DocBin of the site's notes (repeated) and generated notes, shuffled."""
     if output.suffix != ".spacy":
@@ -61,10 +71,15 @@ def finetune_mix_cli(
         msg.fail(str(error), exits=1)
     if not site_notes:
         msg.fail(f"{site}: no notes", exits=1)
-    notes, copies = mixed_notes(site_notes, generated_notes, repeat)
+    # Copies as for the whole notes: a PHI line weighs as it would in its note.
+    copies = site_copies(site_notes, generated_notes, repeat)
+    windows = phi_windows(site_notes, phi_free_share, seed=seed)
+    notes, copies = mixed_notes(windows, generated_notes, copies, seed=seed)
     output.parent.mkdir(parents=True, exist_ok=True)
     notes_to_docbin(notes, nlp.tokenizer).to_disk(output)
+    parts = "" if phi_free_share == 1.0 else f" ({len(windows)} lines: all with PHI, " \
+        f"{phi_free_share:.0%} of the others)"
     msg.good(
-        f"Wrote {output}: {len(site_notes)} site notes x {copies} and "
+        f"Wrote {output}: {len(site_notes)} site notes{parts} x {copies} and "
         f"{len(generated_notes)} generated notes"
     )
