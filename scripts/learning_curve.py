@@ -3,9 +3,17 @@
 A reviewer is simulated by the gold annotations of N notes of a PhysioNet
 deid-format corpus (real nursing notes, read in place: the script writes no
 note text anywhere; the training examples are built in memory by a reader
-registered here). Patients are split first: the held-out patients' notes are
-never trained on; the N notes come from the other patients, in a fixed
-patient order, so the 10 notes are part of the 25, and so on.
+registered here). Patients are split first (`--pool` notes of whole patients
+on one side): the held-out patients' notes are never trained on; the N notes
+come from the pool, in a fixed patient order, so the 10 notes are part of the
+25, and so on, or (`--order uncertainty`) in the review page's order: the
+source pipeline's output on the pool, most uncertain note first
+(review.page.uncertainty_order, as `spacy-deid review` sorts).
+
+Recipes: `--phi-free-share S` trains on the notes' lines, all with PHI and a
+share S of the others (transfer.phi_windows, `finetune-mix --phi-free-share`);
+`--learn-rate` sets the optimizer's rate; `--also-recall` scores the held-out
+notes at the `recall` operating point too; `--merge` puts runs side by side.
 
 For each N the installed pipeline (`--source`) is fine-tuned as the project's
 `fine-tune-site` workflow does (spacy_deid/transfer.py: every component
@@ -41,7 +49,6 @@ from spacy.training import Example
 from spacy.util import registry
 from thinc.api import Config
 
-from spacy_deid import labels
 from spacy_deid.corpus import Note, read_corpus
 from spacy_deid.corpus.docs import doc_to_note, note_to_doc
 from spacy_deid.corpus.note import PhiMention
@@ -170,6 +177,8 @@ def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) ->
     config["corpora"]["dev"]["path"] = str(work / "generated_dev")
     config["paths"]["train"] = config["paths"]["dev"] = str(work / "generated_dev")
     config["training"]["max_steps"] = args.steps
+    if args.learn_rate is not None:
+        config["training"]["optimizer"]["learn_rate"] = args.learn_rate
     config["training"]["eval_frequency"] = args.steps
     config["training"]["logger"] = {"@loggers": "spacy.ConsoleLogger.v1", "progress_bar": False}
     config_path = work / f"finetune-{len(notes)}.cfg"
@@ -192,46 +201,70 @@ def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) ->
     return model, timing
 
 
-def plot(rows: List[Dict], path: Path) -> None:
+def recipes_of(results: Dict) -> List[Dict]:
+    """The runs in a results file: one run, or {"recipes": [run, ...]} (--merge)."""
+    return results["recipes"] if "recipes" in results else [results]
+
+
+def recipe_name(run: Dict) -> str:
+    settings = run["settings"]
+    return settings.get("recipe") or "whole notes, patient order"
+
+
+def plot(runs: List[Dict], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    sizes = [r["notes"] for r in rows]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for key, name in (("site_binary_r", "held-out recall (binary token)"),
-                      ("site_binary_p", "held-out precision (binary token)"),
-                      ("dev_strict_f", "psychiatric dev notes strict F1")):
-        ax.plot(sizes, [r[key] for r in rows], marker="o", label=name)
-    ax.axhline(0.98, color="grey", linestyle=":", linewidth=1, label="bars: recall 0.98, precision 0.85")
-    ax.axhline(0.85, color="grey", linestyle=":", linewidth=1)
-    ax.set_xlabel("corrected site notes (PhysioNet nursing, by patient)")
-    ax.set_ylabel("score")
-    ax.set_ylim(0, 1.02)
-    ax.legend(loc="lower right", fontsize=8)
+    fig, (site_ax, dev_ax) = plt.subplots(1, 2, figsize=(10, 4.2 + 0.22 * len(runs)),
+                                          width_ratios=[2, 1])
+    for index, run in enumerate(runs):
+        colour, rows = f"C{index}", run["rows"]
+        sizes = [r["notes"] for r in rows]
+        name = recipe_name(run)
+        site_ax.plot(sizes, [r["site_binary_r"] for r in rows], marker="o", color=colour,
+                     label=f"{name}: recall")
+        site_ax.plot(sizes, [r["site_binary_p"] for r in rows], marker="s", color=colour,
+                     linestyle="--", label=f"{name}: precision")
+        dev_ax.plot(sizes, [r["dev_strict_f"] for r in rows], marker="o", color=colour, label=name)
+    site_ax.axhline(0.98, color="grey", linestyle=":", linewidth=1)
+    site_ax.axhline(0.85, color="grey", linestyle=":", linewidth=1)
+    site_ax.set_title("held-out nursing patients, binary token (bars dotted)", fontsize=9)
+    site_ax.set_xlabel("corrected site notes (PhysioNet nursing)")
+    site_ax.set_ylim(0, 1.02)
+    site_ax.legend(loc="upper left", bbox_to_anchor=(0, -0.16), fontsize=7, ncol=2,
+                   frameon=False)
+    dev_ax.set_title("psychiatric dev notes, strict F1", fontsize=9)
+    dev_ax.set_xlabel("corrected site notes")
+    dev_ax.set_ylim(0.85, 0.95)
+    dev_ax.axhline(runs[0]["rows"][0]["dev_strict_f"] - 0.01, color="grey", linestyle=":",
+                   linewidth=1)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
 
 def markdown_table(results: Dict) -> str:
-    """The curve as a Markdown table (percentages; seconds per step)."""
+    """The curves as a Markdown table (percentages; seconds per step)."""
 
     def pct(value: Optional[float]) -> str:
         return "–" if value is None else f"{100 * value:.1f}"
 
     lines = [
-        "| corrected notes (patients) | held-out binary token P | R | F1 | dev strict F1 "
-        "| fine-tune s | calibrate s | evaluate s |",
-        "|---|---|---|---|---|---|---|---|",
+        "| recipe | corrected notes (patients) | held-out binary token P | R | F1 "
+        "| at `recall`: P | R | dev strict F1 | fine-tune s | calibrate s | evaluate s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for row in results["rows"]:
-        lines.append(
-            f"| {row['notes']} ({row['patients']}) | {pct(row['site_binary_p'])} "
-            f"| {pct(row['site_binary_r'])} | {pct(row['site_binary_f'])} "
-            f"| {pct(row['dev_strict_f'])} | {row.get('train_s', 0):.0f} "
-            f"| {row.get('calibrate_s', 0):.0f} | {row['evaluate_s']:.0f} |"
-        )
+    for run in recipes_of(results):
+        for row in run["rows"]:
+            lines.append(
+                f"| {recipe_name(run)} | {row['notes']} ({row['patients']}) "
+                f"| {pct(row['site_binary_p'])} | {pct(row['site_binary_r'])} "
+                f"| {pct(row['site_binary_f'])} | {pct(row.get('recall_binary_p'))} "
+                f"| {pct(row.get('recall_binary_r'))} | {pct(row['dev_strict_f'])} "
+                f"| {row.get('train_s', 0):.0f} | {row.get('calibrate_s', 0):.0f} "
+                f"| {row['evaluate_s']:.0f} |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -241,8 +274,13 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--source", default="en_deid_psych")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 25, 50])
     parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--learn-rate", type=float, default=None,
+                        help="the optimizer's learning rate (default: the source config's)")
     parser.add_argument("--generated", type=int, default=100, help="generated notes mixed in")
     parser.add_argument("--seed", type=int, default=0, help="patient order")
+    parser.add_argument("--pool", type=int, default=100,
+                        help="notes of the patients the reviewer's notes come from (whole "
+                        "patients, at least this many and max(--sizes)); the others are held out")
     parser.add_argument("--output", type=Path, required=True, help="JSON results")
     parser.add_argument("--plot", type=Path)
     parser.add_argument("--order", choices=("patient", "uncertainty"), default="patient",
@@ -253,6 +291,8 @@ def main(argv: Optional[List[str]] = None) -> None:
                         "others (default: whole notes)")
     parser.add_argument("--also-recall", action="store_true",
                         help="also score the held-out notes at the `recall` operating point")
+    parser.add_argument("--skip-zero", action="store_true",
+                        help="do not score the source pipeline (N = 0) in this run")
     parser.add_argument("--recipe", default="", help="a name for this run's recipe")
     parser.add_argument("--keep", type=Path, help="copy each fine-tuned pipeline here, for "
                         "error analysis: outside the repository, its vocabulary holds words "
@@ -260,17 +300,23 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--held-out-limit", type=int, default=0, help="smoke tests: first N only")
     parser.add_argument("--render-only", action="store_true",
                         help="draw the plot and print the table of an existing --output")
+    parser.add_argument("--merge", type=Path, nargs="+",
+                        help="write the runs of these results files, in order, to --output")
     args = parser.parse_args(argv)
+    if args.merge:
+        runs = [run for path in args.merge for run in recipes_of(json.loads(path.read_text()))]
+        args.output.write_text(json.dumps({"recipes": runs}, indent=2) + "\n")
+        args.render_only = True
     if args.render_only:
         results = json.loads(args.output.read_text())
         if args.plot:
-            plot(results["rows"], args.plot)
+            plot(recipes_of(results), args.plot)
         print(markdown_table(results), end="")
         return
 
     notes = list(read_corpus(args.corpus, "physionet"))
     pool, held_out, n_train_patients, n_held_patients = split_by_patient(
-        notes, args.seed, max(args.sizes)
+        notes, args.seed, max(args.pool, *args.sizes)
     )
     if args.held_out_limit:
         held_out = held_out[: args.held_out_limit]
@@ -279,6 +325,7 @@ def main(argv: Optional[List[str]] = None) -> None:
         "corpus": {"notes": len(notes), "held_out_notes": len(held_out),
                    "held_out_patients": n_held_patients, "pool_patients": n_train_patients},
         "settings": {"source": args.source, "steps": args.steps, "generated": args.generated,
+                     "learn_rate": args.learn_rate, "pool": max(args.pool, *args.sizes),
                      "seed": args.seed, "scheme": PHYSIONET.name, "order": args.order,
                      "phi_free_share": args.phi_free_share, "recipe": args.recipe},
         "rows": [],
@@ -293,14 +340,15 @@ def main(argv: Optional[List[str]] = None) -> None:
         base = base_nlp.config
         started = time.time()
         if args.order == "patient":
-            pool = pool[: max(args.sizes)]
+            pool = pool[: max(args.pool, *args.sizes)]
         pool, predicted_pool = ordered_pool(base_nlp, pool, args.order)
-        row = {"notes": 0, "patients": 0, **scores(base_nlp, held_out, dev),
-               "evaluate_s": time.time() - started}
-        if args.also_recall:
-            row.update(recall_point_scores(args.source, held_out))
-        results["rows"].append(row)
-        print(json.dumps(row), flush=True)
+        if not args.skip_zero:
+            row = {"notes": 0, "patients": 0, **scores(base_nlp, held_out, dev),
+                   "evaluate_s": time.time() - started}
+            if args.also_recall:
+                row.update(recall_point_scores(args.source, held_out))
+            results["rows"].append(row)
+            print(json.dumps(row), flush=True)
         for size in sorted(args.sizes):
             site = [reviewed(n, predicted_pool[n.note_id]) for n in pool[:size]]
             model, timing = fine_tune(args.source, base, site, work, args)
@@ -319,7 +367,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(results, indent=2) + "\n")
     if args.plot:
-        plot(results["rows"], args.plot)
+        plot([results], args.plot)
     print(markdown_table(results), end="")
 
 

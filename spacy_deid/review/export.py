@@ -110,7 +110,7 @@ def _jsonl_marks(path: Path, first_only: bool = False) -> List[Optional[bool]]:
 
 
 def read_export(path: Path) -> List[ReviewNote]:
-    """The notes of an export (ZIP, folder or JSONL), with the reviewer's decisions as span states."""
+    """The notes of an export (ZIP, folder or JSONL), the reviewer's decisions as span states."""
     notes: List[ReviewNote] = []
     with unpacked(path) as folder:
         files = [folder] if folder.is_file() else sorted(
