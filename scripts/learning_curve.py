@@ -257,8 +257,10 @@ def markdown_table(results: Dict) -> str:
     ]
     for run in recipes_of(results):
         for row in run["rows"]:
+            # N = 0 fine-tuned: the control run, generated notes only.
+            notes = "0, fine-tuned" if not row["notes"] and row.get("train_s") else row["notes"]
             lines.append(
-                f"| {recipe_name(run)} | {row['notes']} ({row['patients']}) "
+                f"| {recipe_name(run)} | {notes} ({row['patients']}) "
                 f"| {pct(row['site_binary_p'])} | {pct(row['site_binary_r'])} "
                 f"| {pct(row['site_binary_f'])} | {pct(row.get('recall_binary_p'))} "
                 f"| {pct(row.get('recall_binary_r'))} | {pct(row['dev_strict_f'])} "
