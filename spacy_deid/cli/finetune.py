@@ -1,6 +1,8 @@
 """`spacy-deid finetune-config`: the training config of the fine-tune transfer strategy;
 `spacy-deid finetune-mix`: a site's corrected notes mixed with generated notes, the
-training data of the `fine-tune-site` workflow (docs/review.md)."""
+training data of the `fine-tune-site` workflow (docs/review.md);
+`spacy-deid prune-strings`: a fine-tuned pipeline without the words of the site's notes
+in its string store."""
 from pathlib import Path
 from typing import Optional
 
@@ -10,6 +12,7 @@ from wasabi import msg
 
 from ..corpus.docbin import notes_to_docbin
 from ..corpus.formats import read_corpus
+from ..prune_strings import PruneError, prune_strings
 from ..review.export import ExportError, unpacked
 from ..transfer import finetune_config, mixed_notes, phi_windows, site_copies
 from . import app
@@ -83,3 +86,20 @@ def finetune_mix_cli(
         f"Wrote {output}: {len(site_notes)} site notes{parts} x {copies} and "
         f"{len(generated_notes)} generated notes"
     )
+
+
+@app.command("prune-strings")
+def prune_strings_cli(
+    model: Path = typer.Argument(..., help="The fine-tuned pipeline folder (rewritten in place)",
+                                 exists=True, file_okay=False),
+    source: str = typer.Argument(..., help="The pipeline it was fine-tuned from: a folder, or the "
+                                 "name of an installed pipeline package (e.g. en_deid_psych)"),
+) -> None:
+    """Drop the strings (words of the training notes) that SOURCE did not have."""
+    if not Path(source).is_dir() and not is_package(source):
+        msg.fail(f"{source}: neither a pipeline folder nor an installed pipeline package", exits=1)
+    try:
+        kept, removed = prune_strings(model, source)
+    except PruneError as error:
+        msg.fail(str(error), exits=1)
+    msg.good(f"{model}: {removed} strings removed from its vocabulary, {kept} kept")
