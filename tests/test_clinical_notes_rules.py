@@ -116,8 +116,8 @@ STYLE_CASES = [
     ("long_upper_name_mixed_note", "Sent from HARTWELL GENERAL HOSPITAL Today.", "HARTWELL GENERAL HOSPITAL",
      labels.HOSPITAL, True),
     ("uncased_clinical_word", "FOLEY CATH DRAINING WELL. LEVO WEANED.", "LEVO", labels.PATIENT, False),
-    ("uncased_after_title", "DR SMITH NOTIFIED OF K 3.2.", "SMITH", labels.DOCTOR, True),
-    ("uncased_signature", "RESP CARE GIVEN. DAN FORMBY RRT", "DAN FORMBY", labels.DOCTOR, True),
+    ("uncased_after_title", "DR OKAFOR NOTIFIED OF K 3.2.", "OKAFOR", labels.DOCTOR, True),
+    ("uncased_signature", "RESP CARE GIVEN. ABEL FORMBY RRT", "ABEL FORMBY", labels.DOCTOR, True),
     ("uncased_lower_note", "foley draining well. levo weaned", "levo", labels.PATIENT, False),
     ("uncased_capital_in_lower_note", "spoke to the family. quennell and Harwick here", "Harwick",
      labels.PATIENT, True),
@@ -146,36 +146,36 @@ def test_rule_found_age_needs_no_cue(reconciler_nlp):
 
 def test_first_names_that_are_words_are_spared():
     nlp = spacy.blank("en")
-    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons={"FIRST": ["Carol"]}, frequencies={})
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons={"FIRST": ["Rosalind"]}, frequencies={})
     nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
-    text = "wife carol visited, urine clear"
+    text = "wife rosalind visited, urine clear"
     doc = nlp.make_doc(text)
-    doc.ents = [doc.char_span(5, 10, label=labels.PATIENT),
+    doc.ents = [doc.char_span(5, 13, label=labels.PATIENT),
                 doc.char_span(text.index("clear"), len(text), label=labels.PATIENT)]
     doc = nlp.get_pipe("deid_reconciler")(nlp.get_pipe("deid_lexicon")(doc))
-    assert [e.text for e in doc.ents] == ["carol"]
+    assert [e.text for e in doc.ents] == ["rosalind"]
 
 
 @pytest.mark.parametrize("text,mention,kept", [
     # one-case notes: a full name stands without a cue, a lone surname does not
-    ("FOLEY CATH DRAINING. LINDSEY CARDARELLI CALLED", "LINDSEY CARDARELLI", True),
-    ("FOLEY CATH DRAINING. CARDARELLI CALLED", "CARDARELLI", False),
+    ("FOLEY CATH DRAINING. OTTOLINE HARROWGATE CALLED", "OTTOLINE HARROWGATE", True),
+    ("FOLEY CATH DRAINING. HARROWGATE CALLED", "HARROWGATE", False),
     # a known first name that is no common word stands; one that is ("comfort") does not
-    ("foley draining. janet called about plan", "janet", True),
+    ("foley draining. rosalind called about plan", "rosalind", True),
     ("foley draining. comfort measures only", "comfort", False),
     # an upper-case state needs a place before it
     ("Moved here from Tulsa OK last Year", "OK", True),
     ("Fluid removed since OK overnight", "OK", False),
     # mixed case: a lower-case name needs a role word, a credential or a known first name
-    ("Her Wife called, wife janet Visited", "janet", True),
-    ("Care Given. Report by janet cardarelli RN", "janet cardarelli", True),
-    ("Care Given. Then cardarelli Visited", "cardarelli", False),  # a surname list holds "foley" too
-    ("Care Given. Then janet cardarelli Visited", "janet cardarelli", True),
+    ("Her Wife called, wife rosalind Visited", "rosalind", True),
+    ("Care Given. Report by rosalind harrowgate RN", "rosalind harrowgate", True),
+    ("Care Given. Then harrowgate Visited", "harrowgate", False),  # a surname list holds "foley" too
+    ("Care Given. Then rosalind harrowgate Visited", "rosalind harrowgate", True),
 ])
 def test_style_rules_with_name_lists(text, mention, kept):
     nlp = spacy.blank("en")
     nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"FIRST": ["Lindsey", "Janet", "Comfort"], "LAST": ["Cardarelli"], "CITY": ["Tulsa"]},
+        nlp=nlp, lexicons={"FIRST": ["Ottoline", "Rosalind", "Comfort"], "LAST": ["Harrowgate"], "CITY": ["Tulsa"]},
         frequencies={})
     nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
     doc = build(nlp, text, mention, labels.STATE if mention == "OK" else labels.PATIENT)

@@ -55,8 +55,8 @@ Rule fields:
                  mixed-case note is written in one case too
     unless_full_name  (optional) the rule never fires on a mention of two or
                  more words whose first word a first-name list knows and another
-                 word a first-name or surname list knows ("JON DEVAUX",
-                 "mary theresa k."): a full name is a name in any case
+                 word a first-name or surname list knows ("ABEL FORMBY",
+                 "anna louise k."): a full name is a name in any case
     sources      (optional) where the mention came from ("ner", "rule"): the
                  rule fires only on mentions of these sources (a bare number the
                  NER called an AGE needs age evidence; a rule's AGE has it)

@@ -177,7 +177,7 @@ def has_lexicon_tag(doc: Doc, mention: Mention, tags: frozenset, except_words: f
 
 def is_full_name(doc: Doc, mention: Mention) -> bool:
     """Two or more words, the first a known first name and another a known
-    first name or surname: "JON DEVAUX" in an ALL-CAPS note."""
+    first name or surname: "ABEL FORMBY" in an ALL-CAPS note."""
     words = [t for t in doc[mention.start: mention.end] if t.is_alpha and len(t) > 1]
     return (len(words) >= 2 and "FIRST" in lexicon_tags(words[0])
             and any({"FIRST", "LAST"}.intersection(lexicon_tags(w)) for w in words[1:]))
