@@ -144,10 +144,16 @@ def test_rule_found_age_needs_no_cue(reconciler_nlp):
     assert [(e.text, e.label_) for e in doc.ents] == [("12", labels.AGE)]
 
 
-def test_first_names_that_are_words_are_spared():
+def lexicon_reconciler(lexicons):
+    """A blank pipeline with the given name lists and the reconciler's rules only."""
     nlp = spacy.blank("en")
-    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons={"FIRST": ["Rosalind"]}, frequencies={})
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=lexicons, frequencies={})
     nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    return nlp
+
+
+def test_first_names_that_are_words_are_spared():
+    nlp = lexicon_reconciler({"FIRST": ["Rosalind"]})
     text = "wife rosalind visited, urine clear"
     doc = nlp.make_doc(text)
     doc.ents = [doc.char_span(5, 13, label=labels.PATIENT),
@@ -173,11 +179,8 @@ def test_first_names_that_are_words_are_spared():
     ("Care Given. Then rosalind harrowgate Visited", "rosalind harrowgate", True),
 ])
 def test_style_rules_with_name_lists(text, mention, kept):
-    nlp = spacy.blank("en")
-    nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"FIRST": ["Ottoline", "Rosalind", "Comfort"], "LAST": ["Harrowgate"], "CITY": ["Tulsa"]},
-        frequencies={})
-    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    nlp = lexicon_reconciler({"FIRST": ["Ottoline", "Rosalind", "Comfort"],
+                              "LAST": ["Harrowgate"], "CITY": ["Tulsa"]})
     doc = build(nlp, text, mention, labels.STATE if mention == "OK" else labels.PATIENT)
     doc = nlp.get_pipe("deid_reconciler")(nlp.get_pipe("deid_lexicon")(doc))
     assert [e.text for e in doc.ents] == ([mention] if kept else [])

@@ -50,12 +50,17 @@ def test_site_notes_are_repeated_to_weigh_like_the_generated_ones(
     assert mixed_notes(site, generated, repeat) == (notes, made)  # seeded
 
 
-def test_finetune_mix_reads_a_review_export(tmp_path):
-    generated = tmp_path / "generated"
+def synth_notes(folder, n):
+    """N generated notes (seed 3) written to FOLDER by the CLI."""
     subprocess.run(
-        ["spacy-deid", "synth", str(generated), "--n", "4", "--seed", "3", "--quiet"],
+        ["spacy-deid", "synth", str(folder), "--n", str(n), "--seed", "3", "--quiet"],
         check=True, capture_output=True,
     )
+    return folder
+
+
+def test_finetune_mix_reads_a_review_export(tmp_path):
+    generated = synth_notes(tmp_path / "generated", 4)
     out = tmp_path / "train.spacy"
     result = CliRunner().invoke(
         app, ["finetune-mix", str(write_export(tmp_path / "export.zip")), str(generated), str(out)]
@@ -117,11 +122,7 @@ def test_phi_windows_share_is_drawn_and_checked():
 
 
 def test_finetune_mix_trains_on_phi_lines_of_a_jsonl_export(tmp_path):
-    generated = tmp_path / "generated"
-    subprocess.run(
-        ["spacy-deid", "synth", str(generated), "--n", "2", "--seed", "3", "--quiet"],
-        check=True, capture_output=True,
-    )
+    generated = synth_notes(tmp_path / "generated", 2)
     export = tmp_path / "export.jsonl"
     record = {"note_id": "s1", "text": LINES, "review": "done", "spans": [
         {"start": m.start, "end": m.end, "label": m.label, "review": "accepted"}

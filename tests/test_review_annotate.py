@@ -222,6 +222,17 @@ def exported(reviewed, suffix: str) -> Path:
     return path
 
 
+def assert_converts_with_the_reviewers_changes(export, out):
+    """`spacy-deid convert` reads the export back with exactly the reviewer's edits."""
+    result = CliRunner().invoke(app, ["convert", str(export), str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Wrote 2 notes with 5 PHI mentions" in result.output
+    docs = {doc.text: doc for doc in DocBin().from_disk(out).get_docs(spacy.blank("en").vocab)}
+    assert set(docs) == {TEXT, OTHER_TEXT}
+    assert [(e.text, e.label_) for e in docs[TEXT].ents] == EXPECTED_MENTIONS
+    assert [(e.text, e.label_) for e in docs[OTHER_TEXT].ents] == [("Kerr", labels.DOCTOR)]
+
+
 @needs_chromium
 def test_export_converts_with_exactly_the_reviewers_changes(reviewed):
     assert reviewed["download"] == "completed"
@@ -231,13 +242,7 @@ def test_export_converts_with_exactly_the_reviewers_changes(reviewed):
         assert archive.testzip() is None
         assert sorted(archive.namelist()) == ["n_2.xml", "note-1.xml"]
     out = reviewed["folder"] / "corrected.spacy"
-    result = CliRunner().invoke(app, ["convert", str(export), str(out)])
-    assert result.exit_code == 0, result.output
-    assert "Wrote 2 notes with 5 PHI mentions" in result.output
-    docs = {doc.text: doc for doc in DocBin().from_disk(out).get_docs(spacy.blank("en").vocab)}
-    assert set(docs) == {TEXT, OTHER_TEXT}
-    assert [(e.text, e.label_) for e in docs[TEXT].ents] == EXPECTED_MENTIONS
-    assert [(e.text, e.label_) for e in docs[OTHER_TEXT].ents] == [("Kerr", labels.DOCTOR)]
+    assert_converts_with_the_reviewers_changes(export, out)
 
 
 @needs_chromium
@@ -259,13 +264,7 @@ def test_jsonl_export_converts_with_exactly_the_reviewers_changes(reviewed):
         ("Ann", labels.PATIENT, "added", None),
     ]
     out = reviewed["folder"] / "corrected-jsonl.spacy"
-    result = CliRunner().invoke(app, ["convert", str(export), str(out)])
-    assert result.exit_code == 0, result.output
-    assert "Wrote 2 notes with 5 PHI mentions" in result.output
-    docs = {doc.text: doc for doc in DocBin().from_disk(out).get_docs(spacy.blank("en").vocab)}
-    assert set(docs) == {TEXT, OTHER_TEXT}
-    assert [(e.text, e.label_) for e in docs[TEXT].ents] == EXPECTED_MENTIONS
-    assert [(e.text, e.label_) for e in docs[OTHER_TEXT].ents] == [("Kerr", labels.DOCTOR)]
+    assert_converts_with_the_reviewers_changes(export, out)
 
 
 @needs_chromium

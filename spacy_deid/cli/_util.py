@@ -2,6 +2,7 @@
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional, Union
 
+import spacy.util
 import typer
 from spacy.language import Language
 from wasabi import color, msg
@@ -33,6 +34,12 @@ def load_tokenizer_pipeline(base: Optional[str]) -> Language:
         config = spacy.util.load_config(Path(base))
         return spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
     return spacy.load(base, exclude=[], disable=[])
+
+
+def check_pipeline_source(source: str) -> None:
+    """Exit 1 unless SOURCE is a pipeline folder or the name of an installed pipeline package."""
+    if not Path(source).is_dir() and not spacy.util.is_package(source):
+        msg.fail(f"{source}: neither a pipeline folder nor an installed pipeline package", exits=1)
 
 
 def corpus_path_or_default(value: str, if_empty: Optional[Path]) -> Path:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from spacy.util import is_package, load_config
+from spacy.util import load_config
 from wasabi import msg
 
 from ..corpus.docbin import notes_to_docbin
@@ -16,7 +16,7 @@ from ..prune_strings import PruneError, prune_strings
 from ..review.export import ExportError, unpacked
 from ..transfer import finetune_config, mixed_notes, phi_windows, site_copies
 from . import app
-from ._util import CORPUS_ERRORS, fail_on_corpus_error, load_tokenizer_pipeline
+from ._util import CORPUS_ERRORS, check_pipeline_source, fail_on_corpus_error, load_tokenizer_pipeline
 
 # Whole notes until a measured recipe says otherwise (docs/review.md).
 DEFAULT_PHI_FREE_SHARE = 1.0
@@ -31,8 +31,7 @@ def finetune_config_cli(
     output: Path = typer.Argument(..., help="Where to write the fine-tune config"),
 ) -> None:
     """Write a config that goes on training SOURCE's components on new data."""
-    if not Path(source).is_dir() and not is_package(source):
-        msg.fail(f"{source}: neither a pipeline folder nor an installed pipeline package", exits=1)
+    check_pipeline_source(source)
     config = finetune_config(load_config(base_config), source)
     output.parent.mkdir(parents=True, exist_ok=True)
     config.to_disk(output)
@@ -96,8 +95,7 @@ def prune_strings_cli(
                                  "name of an installed pipeline package (e.g. en_deid_psych)"),
 ) -> None:
     """Drop the strings (words of the training notes) that SOURCE did not have."""
-    if not Path(source).is_dir() and not is_package(source):
-        msg.fail(f"{source}: neither a pipeline folder nor an installed pipeline package", exits=1)
+    check_pipeline_source(source)
     try:
         kept, removed = prune_strings(model, source)
     except PruneError as error:
