@@ -245,6 +245,65 @@ def test_id_values_are_not_decimals(text, expected):
     assert [s.text for s in doc.spans[DEFAULT_SPANS_KEY] if labels.CATEGORY_OF[s.label_] == labels.ID_CATEGORY] == expected
 
 
+# --- hospitals and wards after a move (patterns *-after-transfer) ---------------
+
+
+@pytest.fixture(scope="module")
+def rules_reconciler_nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_phi_rules")
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False})
+    nlp.initialize()
+    return nlp
+
+
+@pytest.mark.parametrize("text,expected", [
+    # a hospital's short name, in any case of note
+    ("PT TRANSFERRED TO KMH FOR CATH", [("KMH", labels.HOSPITAL)]),
+    ("Pt transfered from the BVMC after a fall", [("BVMC", labels.HOSPITAL)]),
+    ("83 yo admitted to OLH 11/15 s/p fall", [("OLH", labels.HOSPITAL)]),
+    ("tx to WRH for higher level of care", [("WRH", labels.HOSPITAL)]),
+    # a ward's name and number
+    ("PLAN TRANSFER TO FINCHLEY 4 IN AM", [("FINCHLEY 4", labels.DEPARTMENT)]),
+    ("Transferred to Ellison 12 overnight", [("Ellison 12", labels.DEPARTMENT)]),
+    # units and places of care are no hospital (care_settings, common words)
+    ("ADMITTED TO CCU WITH CP", []),
+    ("Pt transferred to MICU 6 from the ED", []),
+    ("TAKEN TO OR AT 0900", []),
+    ("BROUGHT TO CT, THEN TO MRI", []),
+    ("Discharged to rehab", []),
+    ("PT CAME TO VISIT", []),
+    # a longer name is left to the NER; rhythms and prescriptions are no move
+    ("Mrs. Poe was admitted to ECT Service on Monday", []),
+    ("brought to the Shim 2 South unit", []),
+    ("At 0045 pt went into PSVT 130s", []),
+    ("Prescription sent to CVS pharmacy", []),
+    ("He was transferred to Room 37 for closer observation", []),
+])
+def test_places_after_a_move(rules_reconciler_nlp, text, expected):
+    doc = rules_reconciler_nlp(text)
+    found = [(e.text, e.label_) for e in doc.ents if e.label_ in (labels.HOSPITAL, labels.DEPARTMENT)]
+    assert found == expected
+
+
+@pytest.mark.parametrize("sources,valid", [
+    (["ner"], True), (["rule"], True), (["rule:ward-number-after-transfer"], True),
+    (["rules"], False), (["rule:"], False), ("ner", False),
+])
+def test_rule_sources_may_name_one_pattern(sources, valid):
+    from spacy_deid.pipeline.reconciler.rules import ReconcilerRuleError, RuleSet, make_reconciler_rules
+
+    data = make_reconciler_rules()
+    rule = dict(next(r for r in data["rules"] if r["id"] == "place_after_transfer_is_care_setting"))
+    rule["sources"] = sources
+    data = {"rules": [rule], "lists": data["lists"]}
+    if valid:
+        RuleSet.from_data(data, source="test")
+    else:
+        with pytest.raises(ReconcilerRuleError, match="sources"):
+            RuleSet.from_data(data, source="test")
+
+
 # --- the clinical lexicon --------------------------------------------------------
 
 

@@ -87,6 +87,9 @@ CASES = [
     ("Seen in the Gender and Sexuality Health Program today.", [("Sexuality Health Program", DE)],
      [("Gender and Sexuality Health Program", DE)]),
     ("MOOD AND ANXIETY CLINIC\nIntake", [("ANXIETY CLINIC", DE)], [("MOOD AND ANXIETY CLINIC", DE)]),
+    # over "for" to the right only in a note written in mixed case
+    ("PT TRANSFERRED TO KMH FOR CATH TODAY", [("KMH", H)], [("KMH", H)]),
+    ("Transferred to Hospital for Special Surgery today", [("Hospital", H)], [("Hospital for Special Surgery", H)]),
     ("Born at Brigham and Women's Hospital.", [("Women's Hospital", H)], [("Brigham and Women's Hospital", H)]),
     ("Insured by Tri-County Health Alliance.", [("County Health Alliance", O)], [("Tri-County Health Alliance", O)]),
     ("Moved to Winston-Salem in May.", [("Salem", labels.CITY)], [("Winston-Salem", labels.CITY)]),

@@ -14,7 +14,8 @@ recorded in the mention's provenance ("complete:<kind>"):
   credential ("MD") or a middle initial;
 - inner_word: an organisation, hospital, department or other location over
   an inner "of", "on", "for", "&" followed by capitalised words on the same
-  line ("Office" -> "Office on Aging", "Smith" -> "Smith & Rowe LLP"), or
+  line (in notes written in mixed case only: in capitals "KMH FOR CATH" is
+  no name) ("Office" -> "Office on Aging", "Smith" -> "Smith & Rowe LLP"), or
   over an inner "and", "&", "of" to the capitalised words before it
   ("Sexuality Health Program" -> "Gender and Sexuality Health Program"), and
   two place mentions joined by "and" when the whole is one place in the
@@ -113,7 +114,8 @@ def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List
             _grow(mention, owner, _last_comma_first(doc, mention, owner, rules), "last_comma_first")
         elif mention.label == labels.PROFESSION:
             _grow(mention, owner, _job_phrase(doc, mention, owner), "job_phrase")
-        if mention.label in INNER_WORD_LABELS:
+        # In a note typed in one case every word looks capitalised: "KMH FOR CATH".
+        if cased and mention.label in INNER_WORD_LABELS:
             _grow(mention, owner, _inner_tail(doc, mention, owner, rules), "inner_word")
         if mention.label in PLACE_LABELS:
             other = _joined_place(doc, mention, owner)

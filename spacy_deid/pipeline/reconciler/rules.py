@@ -57,9 +57,10 @@ Rule fields:
                  more words whose first word a first-name list knows and another
                  word a first-name or surname list knows ("ABEL FORMBY",
                  "anna louise k."): a full name is a name in any case
-    sources      (optional) where the mention came from ("ner", "rule"): the
-                 rule fires only on mentions of these sources (a bare number the
-                 NER called an AGE needs age evidence; a rule's AGE has it)
+    sources      (optional) where the mention came from ("ner", "rule", or one
+                 PHI pattern: "rule:<pattern id>"): the rule fires only on
+                 mentions of these sources (a bare number the NER called an AGE
+                 needs age evidence; a rule's AGE has it)
 """
 import re
 from dataclasses import dataclass, field
@@ -82,6 +83,14 @@ KINDS = ("context", "attribute", "lexicon", "shape")
 MATCHES = ("in", "not_in")
 # Provenance sources a rule can be limited to (the first entry of a mention's trail).
 SOURCES = ("ner", "rule")
+
+
+def known_source(source: object) -> bool:
+    """A `sources` entry: a source ("ner", "rule") or one PHI pattern ("rule:<pattern id>")."""
+    return isinstance(source, str) and (source in SOURCES or (
+        source.startswith("rule:") and len(source) > len("rule:")))
+
+
 # Lists every rule set must have: the steps read them directly.
 LABEL_LISTS = ("reconcile_labels", "propagate_labels", "case_insensitive_labels", "numeric_labels")
 GUARD_LISTS = ("stop_words", "common_words", "clinical_terms")
@@ -254,8 +263,9 @@ class RuleSet:
             if name not in self.lists:
                 raise ReconcilerRuleError(f"{where}: unknown list {name!r}")
         sources = raw.get("sources") or ()
-        if isinstance(sources, str) or not set(sources) <= set(SOURCES):
-            raise ReconcilerRuleError(f"{where}: sources must be a list of {SOURCES}")
+        if isinstance(sources, str) or not all(known_source(source) for source in sources):
+            raise ReconcilerRuleError(
+                f"{where}: sources must be a list of {SOURCES} or 'rule:<pattern id>'")
         before, after = int(raw.get("before", 0)), int(raw.get("after", 0))
         if before < 0 or after < 0:
             raise ReconcilerRuleError(f"{where}: before/after must be >= 0")

@@ -207,6 +207,12 @@ def mention_source(mention: Mention) -> str:
     return mention.provenance[0].split(":", 1)[0] if mention.provenance else ""
 
 
+def from_sources(mention: Mention, sources: frozenset) -> bool:
+    """Whether the mention came from one of `sources`: "ner", "rule" or "rule:<pattern id>"."""
+    return mention_source(mention) in sources or (
+        bool(mention.provenance) and mention.provenance[0] in sources)
+
+
 def mixed_case(doc: Doc) -> bool:
     """Whether the note is written in mixed case: both some capitalised and
     some lower-case words (a note typed all in one case has neither)."""
@@ -228,7 +234,7 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
     """Whether `rule` applies to `mention` (its label is checked by the caller)."""
     if blocked(mention, rule, rules, attrs):
         return False
-    if rule.sources and mention_source(mention) not in rule.sources:
+    if rule.sources and not from_sources(mention, rule.sources):
         return False
     except_words = rules.lists[rule.unless_tags_except] if rule.unless_tags_except else frozenset()
     if rule.unless_tags and has_lexicon_tag(doc, mention, rule.unless_tags, except_words):
