@@ -124,6 +124,14 @@ STYLE_CASES = [
     ("uncased_ward_and_number", "TRANSFER TO BLAKEMORE 4 IN AM", "BLAKEMORE 4", labels.DEPARTMENT, True),
     ("uncased_place_no_evidence", "MIXED VENOUS FROM DISTAL PORT", "DISTAL PORT", labels.LOCATION_OTHER, False),
     ("uncased_place_address_cue", "LIVES IN HARTWELL WITH WIFE", "HARTWELL", labels.CITY, True),
+    # values need the shape of their type
+    ("email_without_at", "Strict i&o overnight", "i&o", labels.EMAIL, False),
+    ("email_with_at", "Daughter writes to ann.poe@example.org", "ann.poe@example.org", labels.EMAIL, True),
+    ("ipaddr_blood_gas", "Abg 7.39/33/96/21 on rest", "7.39/33/96/21", labels.IPADDR, False),
+    ("ipaddr_dotted", "Logged in from 10.21.4.197 today", "10.21.4.197", labels.IPADDR, True),
+    ("url_without_shape", "Tolerating tube feeds well", "feeds", labels.URL, False),
+    ("url_with_domain", "Reads www.moodtracker.example daily", "www.moodtracker.example", labels.URL, True),
+    ("username_with_space", "Weaned to ps 5 overnight", "ps 5", labels.USERNAME, False),
 ]
 
 
@@ -135,6 +143,12 @@ STYLE_CASES = [
 def test_evidence_rules(reconciler_nlp, text, mention, label, kept):
     doc = reconciler_nlp.get_pipe("deid_reconciler")(build(reconciler_nlp, text, mention, label))
     assert [(e.text, e.label_) for e in doc.ents] == ([(mention, label)] if kept else [])
+
+
+def test_a_word_and_a_number_called_a_username_is_a_ward(reconciler_nlp):
+    doc = build(reconciler_nlp, "plan: transfer to blakemore 2 in am", "blakemore 2", labels.USERNAME)
+    doc = reconciler_nlp.get_pipe("deid_reconciler")(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [("blakemore 2", labels.DEPARTMENT)]
 
 
 def test_rule_found_age_needs_no_cue(reconciler_nlp):
