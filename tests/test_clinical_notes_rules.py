@@ -177,6 +177,19 @@ def test_first_names_that_are_words_are_spared():
 
 
 @pytest.mark.parametrize("text,mention,kept", [
+    ("Foley to gravity, draining well", "Foley", False),  # a catheter, whatever the surname list says
+    ("Swan pulled back 2 cm", "Swan", False),
+    ("Dr. Foley called back", "Foley", True),  # a title makes it a name
+    ("Wife Swan visited today", "Swan", True),
+])
+def test_surnames_that_are_clinical_words_need_a_cue(text, mention, kept):
+    nlp = lexicon_reconciler({"LAST": ["Foley", "Swan"]})
+    doc = build(nlp, text, mention, labels.PATIENT)
+    doc = nlp.get_pipe("deid_reconciler")(nlp.get_pipe("deid_lexicon")(doc))
+    assert [e.text for e in doc.ents] == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text,mention,kept", [
     # one-case notes: a full name stands without a cue, a lone surname does not
     ("FOLEY CATH DRAINING. OTTOLINE HARROWGATE CALLED", "OTTOLINE HARROWGATE", True),
     ("FOLEY CATH DRAINING. HARROWGATE CALLED", "HARROWGATE", False),
