@@ -15,6 +15,8 @@ case) a common word, with no title or role cue, is dropped
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from .data_files import DATA_DIR
 from .surrogates import lists
 
@@ -29,6 +31,7 @@ COMMON_ZIPF = 4
 CLINICAL_LIST = "clinical_vocabulary"
 COMMON_LIST = "common_english"
 CLINICAL_OR_COMMON_LIST = "clinical_or_common"
+STOP_WORDS_LIST = "english_stop_words"  # spaCy's English stop words ("will", "may", "in")
 
 
 @lru_cache(maxsize=1)
@@ -64,6 +67,7 @@ def vocabulary_lists(min_zipf: int = COMMON_ZIPF) -> Dict[str, List[str]]:
         CLINICAL_LIST: sorted(clinical),
         COMMON_LIST: sorted(common),
         CLINICAL_OR_COMMON_LIST: sorted(clinical | common),
+        STOP_WORDS_LIST: sorted(STOP_WORDS),
     }
 
 

@@ -331,6 +331,48 @@ def test_rule_sources_may_name_one_pattern(sources, valid):
             RuleSet.from_data(data, source="test")
 
 
+# --- names after a relation word or a title in one-case writing -----------------
+
+
+@pytest.fixture(scope="module")
+def names_nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(
+        nlp=nlp, lexicons={"FIRST": ["Abel", "Rosalind", "Will", "May"], "LAST": ["Formby", "Harrowgate"]},
+        frequencies={})
+    nlp.add_pipe("deid_phi_rules").initialize()
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    return nlp
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("valuables given to husband abel to take home", ["abel"]),
+    ("SOCIAL: SON ABEL VISITED", ["ABEL"]),
+    ("bronched by dr. harrowgate today", ["harrowgate"]),
+    ("MRS FORMBY HERE AND UPSET", ["FORMBY"]),
+    # no first name, a stop word, a common or clinical word: no name
+    ("son called twice overnight", []),
+    ("DAUGHTER MAY COME IN", []),
+    ("husband will call back", []),
+    ("DR AWARE OF K 3.2", []),
+    ("dr paged re hypotension", []),
+    # Title case is the NER's (the pattern is for one-case writing)
+    ("Wife Rosalind visited", []),
+])
+def test_names_after_relatives_and_titles_in_one_case(names_nlp, text, expected):
+    assert [e.text for e in names_nlp(text).ents] == expected
+
+
+def test_a_yielding_pattern_gives_way_to_the_ner(names_nlp):
+    text = "DENTURES TAKEN HOME BY DAUGHTER ROSALIND HARROWGATE TODAY"
+    doc = names_nlp.make_doc(text)
+    start = text.index("ROSALIND")
+    doc.ents = [doc.char_span(start, start + len("ROSALIND HARROWGATE"), label=labels.PATIENT)]
+    for name in ("deid_lexicon", "deid_phi_rules", "deid_reconciler"):
+        doc = names_nlp.get_pipe(name)(doc)
+    assert [e.text for e in doc.ents] == ["ROSALIND HARROWGATE"]  # not the pattern's "ROSALIND"
+
+
 # --- the clinical lexicon --------------------------------------------------------
 
 

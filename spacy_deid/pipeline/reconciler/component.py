@@ -31,7 +31,7 @@ from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, t
 
 from ...data_files import warn_no_data
 from ...extensions import ATTRIBUTES_KEY, DROPPED_KEY, PROVENANCE_KEY, RULES_KEY, install_extensions
-from .rules import RuleSet, make_reconciler_rules, read_lists, read_rule_lines
+from .rules import YIELDING_PATTERNS, RuleSet, make_reconciler_rules, read_lists, read_rule_lines
 from .completion import complete_mentions
 from .steps import (
     NER_SOURCE,
@@ -161,7 +161,8 @@ class Reconciler(Pipe):
         ner_mentions = self._collect_ner(doc, start_order=len(rule_mentions))
         dropped: List[Mention] = []
         if self.merge:
-            mentions = merge_mentions(rule_mentions, ner_mentions, dropped)
+            yielding = self.ruleset.lists.get(YIELDING_PATTERNS, frozenset()) if self.ruleset else frozenset()
+            mentions = merge_mentions(rule_mentions, ner_mentions, dropped, yielding=yielding)
         else:
             mentions = resolve_overlaps(ner_mentions, dropped)
         ruleset = self.ruleset

@@ -91,6 +91,10 @@ def known_source(source: object) -> bool:
         source.startswith("rule:") and len(source) > len("rule:")))
 
 
+# The list of PHI pattern ids whose mentions give way to an overlapping NER
+# mention (patterns that find one word where the NER may know the whole name).
+YIELDING_PATTERNS = "patterns_yielding_to_ner"
+
 # Lists every rule set must have: the steps read them directly.
 LABEL_LISTS = ("reconcile_labels", "propagate_labels", "case_insensitive_labels", "numeric_labels")
 GUARD_LISTS = ("stop_words", "common_words", "clinical_terms")

@@ -64,14 +64,19 @@ def resolve_overlaps(mentions: Iterable[Mention], dropped: Optional[List[Mention
 
 
 def merge_mentions(
-    rule_mentions: Sequence[Mention], ner_mentions: Sequence[Mention], dropped: Optional[List[Mention]] = None
+    rule_mentions: Sequence[Mention], ner_mentions: Sequence[Mention], dropped: Optional[List[Mention]] = None,
+    yielding: frozenset = frozenset(),
 ) -> List[Mention]:
     """Rule mentions win over every NER mention they overlap (rules are more precise).
 
     A rule mention that the NER found identically records "merge:ner_agrees";
     one that displaced a different NER mention records "merge:over_ner"; the
     displaced NER mention goes to `dropped` (if given) as "merge:under_rule".
+    Mentions of the patterns in `yielding` (ids) give way instead: one that
+    overlaps an NER mention goes to `dropped` as "merge:under_ner".
     """
+    if yielding:
+        rule_mentions = [r for r in rule_mentions if not _yields(r, yielding, ner_mentions, dropped)]
     rules = resolve_overlaps(rule_mentions, dropped)
     kept_ner = []
     for n in ner_mentions:
@@ -88,6 +93,18 @@ def merge_mentions(
             if note not in r.provenance:
                 r.provenance.append(note)
     return sorted(rules + resolve_overlaps(kept_ner, dropped), key=lambda m: m.start)
+
+
+def _yields(mention: Mention, yielding: frozenset, ner_mentions: Sequence[Mention],
+            dropped: Optional[List[Mention]]) -> bool:
+    """Whether a rule mention of a yielding pattern overlaps an NER mention (and is dropped)."""
+    pattern = mention.provenance[0].split(":", 1)[-1] if mention.provenance else ""
+    if pattern not in yielding or not any(n.overlaps(mention) for n in ner_mentions):
+        return False
+    if dropped is not None:
+        mention.provenance.append("merge:under_ner")
+        dropped.append(mention)
+    return True
 
 
 # --- context, attributes, lexicons ---------------------------------------------
