@@ -206,31 +206,16 @@ class PhiConfidence(Pipe):
         for span in doc.spans.get(DROPPED_KEY, []):
             # NER mentions the reconciler removed ("ner|merge:under_rule"): candidates too.
             if not any(span.start < e.end and e.start < span.end for e in entities):
-                raw = sum(token_probs[span.start : span.end]) / max(1, len(span))
-                spans.append(
-                    self._scored(
-                        span.start,
-                        span.end,
-                        span.label_,
-                        f"{DROPPED_SOURCE}|{span.id_}",
-                        raw,
-                        is_entity=False,
-                    )
-                )
+                spans.append(self._candidate(span, f"{DROPPED_SOURCE}|{span.id_}", token_probs))
         for span in doc.spans.get(self.safety_net_key, []):
             if (span.start, span.end) not in taken:
-                raw = sum(token_probs[span.start : span.end]) / max(1, len(span))
-                spans.append(
-                    self._scored(
-                        span.start,
-                        span.end,
-                        span.label_,
-                        span.id_ or "safety_net",
-                        raw,
-                        is_entity=False,
-                    )
-                )
+                spans.append(self._candidate(span, span.id_ or "safety_net", token_probs))
         return spans
+
+    def _candidate(self, span: Span, source: str, token_probs) -> ScoredSpan:
+        """A scored candidate span: its raw score is its tokens' mean NER probability."""
+        raw = sum(token_probs[span.start : span.end]) / max(1, len(span))
+        return self._scored(span.start, span.end, span.label_, source, raw, is_entity=False)
 
     def _entities(self, doc: Doc):
         """(start, end, label, provenance) of doc.ents; provenance from the reconciler's group."""
