@@ -17,7 +17,7 @@ from spacy_deid.evaluation.calibration import (
     reliability_table,
     span_target,
 )
-from spacy_deid.extensions import PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR
+from spacy_deid.extensions import DROPPED_KEY, PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR
 from spacy_deid.pipeline.confidence.calibration_map import CalibrationMap, evidence_class
 from spacy_deid.pipeline.confidence import add_confidence_pipes, load_at_operating_point
 from spacy_deid.pipeline.ner_scores import token_probabilities
@@ -438,3 +438,12 @@ def test_calibrate_in_place_and_evaluate_confidence(saved, tmp_path):
     text = (report / "report.md").read_text(encoding="utf-8")
     assert "## Confidence and operating points" in text and "| recall |" in text
     assert (report / "pr_curve.png").exists() and (report / "reliability.png").exists()
+
+
+def test_a_patterns_mention_judged_wrong_is_no_candidate(nlp):
+    # "son called": the one-case relative pattern finds "called", the reconciler
+    # drops it (no first name); that is the pattern's guess, not a PHI candidate.
+    doc = nlp("Spoke with son called twice about the plan.")
+    assert any(s.id_.startswith("rule:person-after-relative-one-case") for s in doc.spans[DROPPED_KEY])
+    sources = [s.id_ for s in doc.spans[REJECTED_KEY]]
+    assert not any(source.startswith("dropped|rule:") for source in sources)

@@ -50,6 +50,7 @@ from .operating_point import (
     parse_operating_point,
     select_spans,
 )
+from ..reconciler.steps import RULE_SOURCE
 from ..safety_net import DEFAULT_SPANS_KEY as SAFETY_NET_KEY
 
 RAW_SCORES_ATTR = "raw_scores"
@@ -205,6 +206,10 @@ class PhiConfidence(Pipe):
                     )
         for span in doc.spans.get(DROPPED_KEY, []):
             # NER mentions the reconciler removed ("ner|merge:under_rule"): candidates too.
+            # A PHI pattern's mention it removed is the pattern's guess judged wrong
+            # ("rule:person-after-relative-one-case|correct:..."), no candidate.
+            if span.id_.startswith(f"{RULE_SOURCE}:") or span.id_ == RULE_SOURCE:
+                continue
             if not any(span.start < e.end and e.start < span.end for e in entities):
                 spans.append(self._candidate(span, f"{DROPPED_SOURCE}|{span.id_}", token_probs))
         for span in doc.spans.get(self.safety_net_key, []):
