@@ -338,7 +338,8 @@ def test_rule_sources_may_name_one_pattern(sources, valid):
 def names_nlp():
     nlp = spacy.blank("en")
     nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"FIRST": ["Abel", "Rosalind", "Will", "May"], "LAST": ["Formby", "Harrowgate"]},
+        nlp=nlp, lexicons={"FIRST": ["Abel", "Rosalind", "Will", "May"],
+                           "LAST": ["Formby", "Harrowgate", "Bell", "Manning", "Foley"]},
         frequencies={})
     nlp.add_pipe("deid_phi_rules").initialize()
     nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
@@ -356,6 +357,15 @@ def names_nlp():
     ("husband will call back", []),
     ("DR AWARE OF K 3.2", []),
     ("dr paged re hypotension", []),
+    ("DR CALLING BACK", []),
+    ("dr will see", []),
+    # a surname that is a common word too, after a title; an -ing surname a list knows
+    ("MRS BELL HERE", ["BELL"]),
+    ("DR MANNING AT BEDSIDE", ["MANNING"]),
+    # after a title, a word no list knows and no English or clinical word: a surname
+    ("bronched by dr vandersloot today", ["vandersloot"]),
+    # a clinical word stays no name after a title, whatever list holds it
+    ("DR FOLEY CATH", []),
     # Title case is the NER's (the pattern is for one-case writing)
     ("Wife Rosalind visited", []),
 ])
