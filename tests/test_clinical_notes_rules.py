@@ -111,6 +111,12 @@ VOCABULARY_CASES = [
 
 # Issue 25: what a name needs in a note's writing style (mixed case, or one case).
 STYLE_CASES = [
+    ("verb_starting_a_sentence", "Renal: Dialyzed overnight, 2L off.", "Dialyzed", labels.PATIENT, False),
+    ("ing_verb_as_name", "Resp: Suctioning q2h for thick secretions.", "Suctioning", labels.DOCTOR, False),
+    ("abbreviated_past_as_name", "Sx'd for thick tan secretions.", "Sx'd", labels.PATIENT, False),
+    ("ing_word_as_place", "Moved here from Flushing last year.", "Flushing", labels.CITY, True),
+    ("ing_name_after_title", "Case reviewed with Dr. Xiaoming today.", "Xiaoming", labels.DOCTOR, True),
+    ("ed_name_after_role", "Spoke with wife Winifred today.", "Winifred", labels.PATIENT, True),
     ("lower_word_mixed_note", "Pt has foley draining well. Team Aware.", "foley", labels.PATIENT, False),
     ("lower_place_mixed_note", "Weaned on Monday. Sent to cath lab Today.", "cath lab", labels.LOCATION_OTHER, False),
     ("lower_name_after_title", "Seen by Team and dr healey Today", "healey", labels.DOCTOR, True),
@@ -378,6 +384,19 @@ def names_nlp():
 ])
 def test_names_after_relatives_and_titles_in_one_case(names_nlp, text, expected):
     assert [e.text for e in names_nlp(text).ents] == expected
+
+
+@pytest.mark.parametrize("text, name, kept", [
+    ("Manning visited with the family today", "Manning", True),  # a surname list knows it
+    ("Charted overnight, Dialyzed x2", "Dialyzed", False),
+])
+def test_an_inflected_word_a_name_list_knows_stays_a_name(names_nlp, text, name, kept):
+    doc = names_nlp.make_doc(text)
+    start = text.index(name)
+    doc.ents = [doc.char_span(start, start + len(name), label=labels.PATIENT)]
+    for component in ("deid_lexicon", "deid_phi_rules", "deid_reconciler"):
+        doc = names_nlp.get_pipe(component)(doc)
+    assert [e.text for e in doc.ents] == ([name] if kept else [])
 
 
 def test_a_yielding_pattern_gives_way_to_the_ner(names_nlp):
