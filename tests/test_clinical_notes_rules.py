@@ -379,6 +379,13 @@ def names_nlp():
     ("bronched by dr vandersloot today", ["vandersloot"]),
     # a clinical word stays no name after a title, whatever list holds it
     ("DR FOLEY CATH", []),
+    # after a role abbreviation: a first name, or a word that is no English word
+    ("BP 88/40. NP ROSALIND MADE AWARE", ["ROSALIND"]),
+    ("rn vandersloot at bedside", ["vandersloot"]),
+    ("occasional np cough, no sputum", []),
+    ("discuss with md plan of care", []),
+    ("UPDATED BY MD. HIGH DOSE EPI", []),
+    ("PA LINE PULLED BACK", []),
     # Title case is the NER's (the pattern is for one-case writing)
     ("Wife Rosalind visited", []),
 ])
@@ -422,6 +429,9 @@ def test_clinical_lexicon_categories_and_lists():
     assert "captopril" in lists[CLINICAL_LIST] and "given" in lists[COMMON_LIST]
     assert "quennell" not in lists[CLINICAL_LIST] and "quennell" not in lists[COMMON_LIST]
     assert lists[CLINICAL_LIST] == sorted(lists[CLINICAL_LIST])
+    # english_words: every word of the shipped wordfreq list (Zipf >= 3), common or not
+    assert {"cough", "given"} <= set(lists["english_words"]) and "cough" not in lists[COMMON_LIST]
+    assert "quennell" not in lists["english_words"]
 
 
 @pytest.mark.skipif(
