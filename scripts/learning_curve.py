@@ -70,7 +70,7 @@ _SITE: Dict[str, List[Note]] = {"notes": []}
 
 
 @registry.readers("learning_curve.SiteMix.v1")
-def site_mix(generated: str, repeat: int = 1, augment: int = 0):
+def site_mix(generated: str, repeat: int = 1, augment: int = 0, phi_line_copies: int = 0):
     """The site's corrected notes (in memory, `repeat` times, and `augment`
     copies of each with PHI whose PHI is replaced by surrogates) and
     generated notes."""
@@ -83,6 +83,9 @@ def site_mix(generated: str, repeat: int = 1, augment: int = 0):
             reference = note_to_doc(note, nlp.make_doc)
             original = Example(nlp.make_doc(note.text), reference)
             examples += [original] * (repeat - 1) + list(augmenter(nlp, original))
+        # Extra weight on the PHI: each line holding PHI again, on its own.
+        for line in phi_windows(_SITE["notes"], 0.0) * phi_line_copies:
+            examples.append(Example(nlp.make_doc(line.text), note_to_doc(line, nlp.make_doc)))
         random.Random(len(examples)).shuffle(examples)
         yield from examples
 
@@ -179,6 +182,7 @@ def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) ->
         "generated": str(work / "generated"),
         "repeat": repeat,
         "augment": args.augment,
+        "phi_line_copies": args.phi_line_copies,
     }
     config["corpora"]["dev"]["path"] = str(work / "generated_dev")
     config["paths"]["train"] = config["paths"]["dev"] = str(work / "generated_dev")
@@ -293,6 +297,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--augment", type=int, default=0,
                         help="surrogate copies of each corrected note with PHI (PHICON PHI "
                         "augmentation: the same note, its PHI replaced by other values)")
+    parser.add_argument("--phi-line-copies", type=int, default=0,
+                        help="add each line of the corrected notes that holds PHI this many "
+                        "times more, on its own (the whole notes stay)")
     parser.add_argument("--freeze", nargs="+", default=[],
                         help="components not updated by the fine-tuning (e.g. tok2vec)")
     parser.add_argument("--nursing", type=float, default=None,
@@ -346,7 +353,9 @@ def main(argv: Optional[List[str]] = None) -> None:
         "corpus": {"notes": len(notes), "held_out_notes": len(held_out),
                    "held_out_patients": n_held_patients, "pool_patients": n_train_patients},
         "settings": {"source": args.source, "steps": args.steps, "generated": args.generated,
-                     "learn_rate": args.learn_rate, "nursing": args.nursing, "augment": args.augment, "freeze": args.freeze, "pool": max(args.pool, *args.sizes),
+                     "learn_rate": args.learn_rate, "nursing": args.nursing, "augment": args.augment,
+                     "freeze": args.freeze, "phi_line_copies": args.phi_line_copies,
+                     "pool": max(args.pool, *args.sizes),
                      "seed": args.seed, "scheme": PHYSIONET.name, "order": args.order,
                      "phi_free_share": args.phi_free_share, "recipe": args.recipe},
         "rows": [],
