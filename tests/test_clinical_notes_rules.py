@@ -406,6 +406,27 @@ def test_an_inflected_word_a_name_list_knows_stays_a_name(names_nlp, text, name,
     assert [e.text for e in doc.ents] == ([name] if kept else [])
 
 
+@pytest.fixture(scope="module")
+def places_nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons={"CITY": ["Laredo"]}, frequencies={})
+    nlp.add_pipe("deid_phi_rules").initialize()
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    return nlp
+
+
+@pytest.mark.parametrize("text, states", [
+    # in capitals, a postal code needs a town a city list knows before it
+    ("MOVED HERE FROM LAREDO TX. LIVES ALONE", ["TX"]),
+    ("WHEEZES, GIVEN NEB TX WITH IMPROVEMENT", []),
+    ("NO RUNS OF VT. BP STABLE", []),
+    # in mixed case a Title-case place name before the code is evidence enough
+    ("Grew up in South Navarra AK and moved", ["AK"]),
+])
+def test_a_state_code_in_capitals_needs_a_known_town(places_nlp, text, states):
+    assert [e.text for e in places_nlp(text).ents if e.label_ == labels.STATE] == states
+
+
 def test_a_yielding_pattern_gives_way_to_the_ner(names_nlp):
     text = "DENTURES TAKEN HOME BY DAUGHTER ROSALIND HARROWGATE TODAY"
     doc = names_nlp.make_doc(text)
