@@ -107,6 +107,10 @@ VOCABULARY_CASES = [
     ("state_with_address", "Raleigh nc zip 27601", "nc", labels.STATE, True),
     ("state_capitalised", "Moved from Raleigh, NC in May", "NC", labels.STATE, True),
     ("reference_target", "Please see Meditech for details", "Meditech", labels.USERNAME, False),
+    ("charting_system_as_doctor", "On mech vent as per Carevue. Lungs clear", "Carevue", labels.DOCTOR, False),
+    ("device_brand_as_name", "Dobhoff placed, position verified", "Dobhoff", labels.PATIENT, False),
+    ("two_word_brand_as_place", "Bear Hugger on for low temp", "Bear Hugger", labels.CITY, False),
+    ("brand_word_after_title", "Case discussed with Dr. Ambu today", "Ambu", labels.DOCTOR, True),
 ]
 
 # Issue 25: what a name needs in a note's writing style (mixed case, or one case).
