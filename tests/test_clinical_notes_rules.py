@@ -419,6 +419,30 @@ def places_nlp():
     return nlp
 
 
+@pytest.mark.parametrize("text, wards", [
+    # a ward: a word that is no English or clinical word and a number, after on/to/from/per
+    ("Per Vandersloot 3 RN, UO only 20cc/hr", ["Vandersloot 3"]),
+    ("FOUND UNRESPONSIVE ON BLAKESLEE 6. CODE CALLED", ["BLAKESLEE 6"]),
+    # an English word, a drug or a unit of care, a dose or a value: no ward
+    ("Advanced to day 3 of antibiotics", []),
+    ("Remains on levo 2 mcg/kg/min", []),
+    ("Transferred from MICU 6 overnight", []),
+    ("SATS UP TO UPPER 90'S", []),
+    ("Started on vanco 1 gm q12h", []),
+])
+def test_a_ward_and_its_number_without_a_move(reconciler_pipeline_nlp, text, wards):
+    found = [e.text for e in reconciler_pipeline_nlp(text).ents if e.label_ == labels.DEPARTMENT]
+    assert found == wards
+
+
+@pytest.fixture(scope="module")
+def reconciler_pipeline_nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_phi_rules").initialize()
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    return nlp
+
+
 @pytest.mark.parametrize("text, states", [
     # in capitals, a postal code needs a town a city list knows before it
     ("MOVED HERE FROM LAREDO TX. LIVES ALONE", ["TX"]),
