@@ -156,8 +156,9 @@ SCHEMES: Mapping[str, Scheme] = MappingProxyType({
             "the PhysioNet deid gold standard (ICU nursing notes): names (patient, relative, "
             "clinician), locations, dates (years alone included), phones, ages over 89 and "
             "other identifiers; professions, ages of 89 or less and weekday names alone are "
-            "not annotated and are left out of the system's output; names and places are scored word by word, as "
-            "the corpus annotates them; binary token measures are the headline"
+            "not annotated and are left out of the system's output; names and places are "
+            "scored word by word, as the corpus annotates them; binary token measures are the "
+            "headline"
         ),
         subtype_map=MappingProxyType(_physionet_map()),
         min_age=90,

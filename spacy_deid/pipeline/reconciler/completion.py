@@ -16,9 +16,10 @@ recorded in the mention's provenance ("complete:<kind>"):
   an inner "of", "on", "for", "&" followed by capitalised words on the same
   line (in notes written in mixed case only: in capitals "KMH FOR CATH" is
   no name) ("Office" -> "Office on Aging", "Smith" -> "Smith & Rowe LLP"), or
-  over an inner "and", "&", "of" to the capitalised words before it
-  ("Sexuality Health Program" -> "Gender and Sexuality Health Program"; in
-  a note typed in one case only over "and", "&", "of"), and
+  over an inner "and", "&", "of", "for", "on" to the capitalised words
+  before it ("Sexuality Health Program" -> "Gender and Sexuality Health
+  Program", "Disease Control" -> "Centers for Disease Control"; in a note
+  typed in one case only over "and", "&", "of"), and
   two place mentions joined by "and" when the whole is one place in the
   lexicon ("Bosnia and Herzegovina");
 - job_phrase: a profession over adjacent words that the lexicon knows as
@@ -378,13 +379,16 @@ def _inner_head(
     doc: Doc, mention: Mention, owner, rules: RuleSet, cased: bool
 ) -> Optional[Tuple[int, int]]:
     """"Sexuality Health Program" + "Gender and " before it, "Women's Hospital" +
-    "Brigham and ": an institution's name over an inner "and", "&" or "of"
-    to the capitalised words before it on the same line."""
+    "Brigham and ": an institution's name over an inner "and", "&", "of" (in
+    mixed case also "for", "on") to the capitalised words before it on the
+    same line."""
     word = mention.start - 1
     if mention.label not in INNER_WORD_LABELS or word < 1 or not _capitalised(doc[mention.start]):
         return None
     joiners = INNER_WORDS | {"and"} if cased else ONE_CASE_HEAD_JOINERS
-    if doc[word].lower_ not in joiners or _joined(doc, word - 1) != " " or _joined(doc, word) != " ":
+    if doc[word].lower_ not in joiners:
+        return None
+    if _joined(doc, word - 1) != " " or _joined(doc, word) != " ":
         return None
     not_names = set().union(*(rules.lists.get(name, ()) for name in NOT_NAME_LISTS))
     start = word
