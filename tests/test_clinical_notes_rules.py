@@ -254,6 +254,9 @@ def dates(nlp, text):
     ("Hemodialysis 8/9 or 8/10, monitor lytes", "8/9"),
     ("oriented x2, stated march 21, 2019 as the date", "march 21, 2019"),  # a note typed in lower case
     ("in march of 2022 pt was admitted elsewhere", "march of 2022"),
+    # a day, a month and a two-digit year, in any case
+    ("Nursing Progress Note 28 Oct, 88 0700-1900", "28 Oct, 88"),
+    ("NSG NOTE 2 NOV 96 NIGHTS", "2 NOV 96"),
 ])
 def test_month_day_dates_found(rules_nlp, text, expected):
     assert expected in dates(rules_nlp, text)
@@ -270,6 +273,8 @@ def test_month_day_dates_found(rules_nlp, text, expected):
     "Blood cx 2/4 bottles positive",
     "Tube feeds at 3/4 strength",
     "pt may 15 min walk with pt",
+    "took 2 may 50 mg doses",
+    "given 5 mar 12 units",
 ])
 def test_month_day_negatives(rules_nlp, text):
     assert dates(rules_nlp, text) == []
