@@ -395,6 +395,10 @@ def names_nlp():
     ("discuss with md plan of care", []),
     ("UPDATED BY MD. HIGH DOSE EPI", []),
     ("PA LINE PULLED BACK", []),
+    # two clinicians after a plural title
+    ("DRS ABERNATHY AND VANDERSLOOT AWARE", ["ABERNATHY", "VANDERSLOOT"]),
+    ("DR'S FORMBY AND HARROWGATE AT BEDSIDE", ["FORMBY", "HARROWGATE"]),
+    ("drs aware and at bedside", []),
     # Title case is the NER's (the pattern is for one-case writing)
     ("Wife Rosalind visited", []),
 ])
