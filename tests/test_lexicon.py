@@ -79,18 +79,11 @@ def test_package_lexicons_cover_every_category():
     assert set(load_lexicons()) == set(CATEGORIES) - clinical - {OCCUPATION}
 
 
-def lexicon_nlp(version: str):
-    """A blank pipeline whose deid_lexicon has the registered `spacy-deid.Lexicons.<version>`
-    (looked up as a config would name it, so the v2 and v3 fixtures differ only there)."""
-    nlp = spacy.blank("en")
-    lexicons = spacy.util.registry.misc.get(f"spacy-deid.Lexicons.{version}")()
-    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=lexicons)
-    return nlp
-
-
 @pytest.fixture(scope="module")
 def nlp_v2():
-    return lexicon_nlp("v2")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=load_lexicons_v2())
+    return nlp
 
 
 @pytest.mark.parametrize(
@@ -124,7 +117,9 @@ def test_clinical_lexicons_are_deterministic():
 
 @pytest.fixture(scope="module")
 def nlp_v3():
-    return lexicon_nlp("v3")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=load_lexicons_v3())
+    return nlp
 
 
 @pytest.mark.parametrize(
