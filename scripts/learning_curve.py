@@ -49,6 +49,7 @@ from spacy.training import Example
 from spacy.util import registry
 from thinc.api import Config
 
+from spacy_deid.augment.phicon import PhiconAugmenter
 from spacy_deid.corpus import Note, read_corpus
 from spacy_deid.corpus.docs import doc_to_note, note_to_doc
 from spacy_deid.corpus.note import PhiMention
@@ -69,15 +70,22 @@ _SITE: Dict[str, List[Note]] = {"notes": []}
 
 
 @registry.readers("learning_curve.SiteMix.v1")
-def site_mix(generated: str, repeat: int = 1):
-    """The site's corrected notes (in memory, `repeat` times) and generated notes."""
+def site_mix(generated: str, repeat: int = 1, augment: int = 0, phi_line_copies: int = 0):
+    """The site's corrected notes (in memory, `repeat` times, and `augment`
+    copies of each with PHI whose PHI is replaced by surrogates) and
+    generated notes."""
     generated_corpus = I2b2Corpus(Path(generated))
+    augmenter = PhiconAugmenter(alpha=augment, phi=True, context=False, seed=0)
 
     def read(nlp):
         examples = list(generated_corpus(nlp))
         for note in _SITE["notes"]:
             reference = note_to_doc(note, nlp.make_doc)
-            examples += [Example(nlp.make_doc(note.text), reference)] * repeat
+            original = Example(nlp.make_doc(note.text), reference)
+            examples += [original] * (repeat - 1) + list(augmenter(nlp, original))
+        # Extra weight on the PHI: each line holding PHI again, on its own.
+        for line in phi_windows(_SITE["notes"], 0.0) * phi_line_copies:
+            examples.append(Example(nlp.make_doc(line.text), note_to_doc(line, nlp.make_doc)))
         random.Random(len(examples)).shuffle(examples)
         yield from examples
 
@@ -173,12 +181,19 @@ def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) ->
         "@readers": "learning_curve.SiteMix.v1",
         "generated": str(work / "generated"),
         "repeat": repeat,
+        "augment": args.augment,
+        "phi_line_copies": args.phi_line_copies,
     }
     config["corpora"]["dev"]["path"] = str(work / "generated_dev")
     config["paths"]["train"] = config["paths"]["dev"] = str(work / "generated_dev")
     config["training"]["max_steps"] = args.steps
     if args.learn_rate is not None:
         config["training"]["optimizer"]["learn_rate"] = args.learn_rate
+    if args.freeze:
+        # a frozen component that feeds a listener must also annotate
+        config["training"]["frozen_components"] = list(args.freeze)
+        config["training"]["annotating_components"] = list(
+            dict.fromkeys([*config["training"]["annotating_components"], *args.freeze]))
     config["training"]["eval_frequency"] = args.steps
     config["training"]["logger"] = {"@loggers": "spacy.ConsoleLogger.v1", "progress_bar": False}
     config_path = work / f"finetune-{len(notes)}.cfg"
@@ -279,6 +294,17 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--learn-rate", type=float, default=None,
                         help="the optimizer's learning rate (default: the source config's)")
     parser.add_argument("--generated", type=int, default=100, help="generated notes mixed in")
+    parser.add_argument("--augment", type=int, default=0,
+                        help="surrogate copies of each corrected note with PHI (PHICON PHI "
+                        "augmentation: the same note, its PHI replaced by other values)")
+    parser.add_argument("--phi-line-copies", type=int, default=0,
+                        help="add each line of the corrected notes that holds PHI this many "
+                        "times more, on its own (the whole notes stay)")
+    parser.add_argument("--freeze", nargs="+", default=[],
+                        help="components not updated by the fine-tuning (e.g. tok2vec)")
+    parser.add_argument("--nursing", type=float, default=None,
+                        help="share of nursing notes among the generated notes mixed in "
+                        "(the project's synth_nursing; default: the generator's)")
     parser.add_argument("--seed", type=int, default=0, help="patient order")
     parser.add_argument("--pool", type=int, default=100,
                         help="notes of the patients the reviewer's notes come from (whole "
@@ -327,7 +353,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         "corpus": {"notes": len(notes), "held_out_notes": len(held_out),
                    "held_out_patients": n_held_patients, "pool_patients": n_train_patients},
         "settings": {"source": args.source, "steps": args.steps, "generated": args.generated,
-                     "learn_rate": args.learn_rate, "pool": max(args.pool, *args.sizes),
+                     "learn_rate": args.learn_rate, "nursing": args.nursing,
+                     "augment": args.augment,
+                     "freeze": args.freeze, "phi_line_copies": args.phi_line_copies,
+                     "pool": max(args.pool, *args.sizes),
                      "seed": args.seed, "scheme": PHYSIONET.name, "order": args.order,
                      "phi_free_share": args.phi_free_share, "recipe": args.recipe},
         "rows": [],
@@ -335,7 +364,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     with tempfile.TemporaryDirectory(prefix="learning-curve-") as folder:
         work = Path(folder)
         synth = ["spacy-deid", "synth"]
-        run(synth + [str(work / "generated"), "--n", str(args.generated), "--seed", "0", "--quiet"])
+        nursing = [] if args.nursing is None else ["--nursing", str(args.nursing)]
+        run(synth + [str(work / "generated"), "--n", str(args.generated), "--seed", "0", "--quiet"]
+            + nursing)
         run(synth + [str(work / "generated_dev"), "--n", "10", "--seed", "12", "--quiet"])
         run(synth + [str(work / "calibration"), "--n", "60", "--seed", "11", "--quiet"])
         base_nlp = spacy.load(args.source)

@@ -26,11 +26,15 @@ CATEGORIES = ("DRUG", "ABBREVIATION")
 # wordfreq Zipf bucket from which a word is common English (about the 5,000
 # most frequent words: "clear", "given", "family", "see").
 COMMON_ZIPF = 4
+# The shipped wordfreq list's lowest bucket: a word of English at all (about
+# 29,000 words: "cough", "stool", "warm"), for cues too weak to outweigh one.
+ENGLISH_ZIPF = 3
 
 # Names of the reconciler lists this module provides.
 CLINICAL_LIST = "clinical_vocabulary"
 COMMON_LIST = "common_english"
 CLINICAL_OR_COMMON_LIST = "clinical_or_common"
+ENGLISH_LIST = "english_words"
 STOP_WORDS_LIST = "english_stop_words"  # spaCy's English stop words ("will", "may", "in")
 
 
@@ -67,6 +71,7 @@ def vocabulary_lists(min_zipf: int = COMMON_ZIPF) -> Dict[str, List[str]]:
         CLINICAL_LIST: sorted(clinical),
         COMMON_LIST: sorted(common),
         CLINICAL_OR_COMMON_LIST: sorted(clinical | common),
+        ENGLISH_LIST: sorted(set(common_english(ENGLISH_ZIPF))),
         STOP_WORDS_LIST: sorted(STOP_WORDS),
     }
 

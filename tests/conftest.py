@@ -1,6 +1,7 @@
 from pathlib import Path
 
 import pytest
+import spacy
 
 from spacy_deid.dev_notes import DEV_NOTES_DIR
 
@@ -38,3 +39,11 @@ def rules_model_dir(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("model") / "rules"
     nlp.to_disk(path)
     return path
+
+
+# Module scope: each test file gets its own loaded copy, so a test that changes
+# the pipeline (max_length, an added pipe) cannot leak into another file.
+@pytest.fixture(scope="module")
+def rules_nlp(rules_model_dir):
+    """The rules-only pipeline, loaded from `rules_model_dir`."""
+    return spacy.load(rules_model_dir)

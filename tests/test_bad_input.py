@@ -23,16 +23,6 @@ SECRET = "617-555-0143"  # PHI-like, found by the rules: must never reach a mess
 NOTE = f"Seen on 4/17/2094 by Dr. Lee.\nPhone: {SECRET}\n\nPlan: follow up.\n"
 
 
-@pytest.fixture(scope="module")
-def model_dir(rules_model_dir) -> Path:
-    return rules_model_dir
-
-
-@pytest.fixture(scope="module")
-def nlp(model_dir):
-    return spacy.load(model_dir)
-
-
 def batch(nlp, source, out, **settings):
     settings.setdefault("progress", False)
     deid = settings.pop("deid", None) or Deidentifier("surrogate", seed="s")
@@ -53,12 +43,12 @@ EMPTY_INPUTS = [
 
 
 @pytest.mark.parametrize("case,files", EMPTY_INPUTS, ids=[c[0] for c in EMPTY_INPUTS])
-def test_1_empty_note_is_released_with_the_rest(tmp_path, nlp, case, files):
+def test_1_empty_note_is_released_with_the_rest(tmp_path, rules_nlp, case, files):
     source = tmp_path / "in"
     source.mkdir()
     for name, content in files.items():
         (source / name).write_text(content, encoding="utf-8")
-    summary = batch(nlp, source, tmp_path / "out", batch_size=8)
+    summary = batch(rules_nlp, source, tmp_path / "out", batch_size=8)
     assert summary.files_failed == 0 and summary.files_written == len(files)
     outputs = [p.read_text(encoding="utf-8") for p in (tmp_path / "out").iterdir()]
     assert no_secret(*outputs)
@@ -94,8 +84,8 @@ def long_note(paragraphs: int) -> str:
 
 
 @pytest.mark.parametrize("paragraphs", [30, 31, 90])
-def test_2_note_over_max_length_is_released_in_pieces(tmp_path, model_dir, paragraphs):
-    nlp = spacy.load(model_dir)
+def test_2_note_over_max_length_is_released_in_pieces(tmp_path, rules_model_dir, paragraphs):
+    nlp = spacy.load(rules_model_dir)
     text = long_note(paragraphs)
     nlp.max_length = len(long_note(30))  # 30 paragraphs fit, 31 do not
     (tmp_path / "in").mkdir()
@@ -108,8 +98,10 @@ def test_2_note_over_max_length_is_released_in_pieces(tmp_path, model_dir, parag
     assert released.count("\n\n") == text.count("\n\n")  # paragraph breaks kept
 
 
-def test_2_note_without_a_safe_split_is_reported_by_name_and_the_rest_completes(tmp_path, model_dir):
-    nlp = spacy.load(model_dir)
+def test_2_note_without_a_safe_split_is_reported_by_name_and_the_rest_completes(
+    tmp_path, rules_model_dir
+):
+    nlp = spacy.load(rules_model_dir)
     nlp.max_length = 50
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "big.txt").write_text("x" * 200, encoding="utf-8")  # one 200-char word
@@ -158,14 +150,14 @@ class CountingDoc(spacy.tokens.Doc):
 
 
 @pytest.mark.parametrize("paragraphs", [5, 50])
-def test_2_reconciler_does_not_rebuild_the_text_per_mention(nlp, paragraphs):
-    before = nlp.get_pipe("deid_reconciler")
-    doc = nlp.make_doc(long_note(paragraphs))
-    for name, component in nlp.pipeline:
+def test_2_reconciler_does_not_rebuild_the_text_per_mention(rules_nlp, paragraphs):
+    before = rules_nlp.get_pipe("deid_reconciler")
+    doc = rules_nlp.make_doc(long_note(paragraphs))
+    for name, component in rules_nlp.pipeline:
         if component is before:
             break
         doc = component(doc)
-    counting = CountingDoc(nlp.vocab).from_bytes(doc.to_bytes())
+    counting = CountingDoc(rules_nlp.vocab).from_bytes(doc.to_bytes())
     mentions = sum(len(group) for group in counting.spans.values())
     assert mentions >= 2 * paragraphs
     CountingDoc.rebuilt = 0
@@ -219,52 +211,53 @@ def test_4_person_surrogate_depends_on_the_value_not_the_order(earlier, later):
     assert released(resumed, later, spans(later)) == expected, name
 
 
-def test_4_concurrent_run_into_one_output_folder_is_refused(tmp_path, nlp):
+def test_4_concurrent_run_into_one_output_folder_is_refused(tmp_path, rules_nlp):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text(NOTE, encoding="utf-8")
-    runner = BatchRunner(nlp, Deidentifier("surrogate", seed="s"), progress=False)
+    runner = BatchRunner(rules_nlp, Deidentifier("surrogate", seed="s"), progress=False)
     with runner.lock(tmp_path / "out", None):
         with pytest.raises(OutputInUseError, match="out"):
-            batch(nlp, tmp_path / "in", tmp_path / "out")
+            batch(rules_nlp, tmp_path / "in", tmp_path / "out")
     with runner.lock(tmp_path / "other", tmp_path / "map.json"):
         with pytest.raises(OutputInUseError, match="map.json"):
-            batch(nlp, tmp_path / "in", tmp_path / "out2", mapping_path=tmp_path / "map.json")
-    assert batch(nlp, tmp_path / "in", tmp_path / "out").files_written == 1  # released after
+            batch(rules_nlp, tmp_path / "in", tmp_path / "out2", mapping_path=tmp_path / "map.json")
+    assert batch(rules_nlp, tmp_path / "in", tmp_path / "out").files_written == 1  # released after
 
 
 # --- 5. the mapping (PHI) is never accepted inside the release folder -----------------
 @pytest.mark.parametrize("where", ["out/map.json", "out/sub/map.json", "map.json"])
-def test_5_mapping_inside_the_output_folder_is_refused(tmp_path, nlp, where):
+def test_5_mapping_inside_the_output_folder_is_refused(tmp_path, rules_nlp, where):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text(NOTE, encoding="utf-8")
     mapping = tmp_path / where
     if where == "map.json":
-        assert batch(nlp, tmp_path / "in", tmp_path / "out", mapping_path=mapping).files_written == 1
+        summary = batch(rules_nlp, tmp_path / "in", tmp_path / "out", mapping_path=mapping)
+        assert summary.files_written == 1
         return
     with pytest.raises(ValueError, match="mapping"):
-        batch(nlp, tmp_path / "in", tmp_path / "out", mapping_path=mapping)
+        batch(rules_nlp, tmp_path / "in", tmp_path / "out", mapping_path=mapping)
     assert not (tmp_path / "out" / "a.txt").exists()
 
 
 # --- 6. nothing lost silently ----------------------------------------------------------
-def test_6_hidden_files_and_folders_are_listed(tmp_path, nlp):
+def test_6_hidden_files_and_folders_are_listed(tmp_path, rules_nlp):
     source = tmp_path / "in"
     (source / ".private").mkdir(parents=True)
     (source / ".private" / "a.txt").write_text(NOTE, encoding="utf-8")
     (source / ".b.txt").write_text(NOTE, encoding="utf-8")
     (source / "c.txt").write_text(NOTE, encoding="utf-8")
-    summary = batch(nlp, source, tmp_path / "out")
+    summary = batch(rules_nlp, source, tmp_path / "out")
     assert summary.files_written == 1
     listed = "\n".join(summary.lines())
     assert ".b.txt" in listed and ".private" in listed
 
 
-def test_6_txt_and_xml_of_one_stem_keep_two_audit_files(tmp_path, nlp):
+def test_6_txt_and_xml_of_one_stem_keep_two_audit_files(tmp_path, rules_nlp):
     source = tmp_path / "in"
     source.mkdir()
     (source / "110-01.txt").write_text(NOTE, encoding="utf-8")
     write_i2b2_2014(Note("110-01", NOTE.upper(), []), source / "110-01.xml")
-    batch(nlp, source, tmp_path / "out", audit_dir=tmp_path / "audit")
+    batch(rules_nlp, source, tmp_path / "out", audit_dir=tmp_path / "audit")
     audits = sorted(p.name for p in (tmp_path / "audit").iterdir())
     assert len(audits) == 2, audits
     texts = {read_i2b2_2014(tmp_path / "audit" / name).text.isupper() for name in audits}
@@ -281,11 +274,11 @@ BAD_CSV = [
 
 @pytest.mark.parametrize("case,content,line,written", BAD_CSV, ids=[c[0] for c in BAD_CSV])
 def test_6_malformed_csv_is_an_error_naming_file_and_line(
-    tmp_path, nlp, case, content, line, written
+    tmp_path, rules_nlp, case, content, line, written
 ):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "notes.csv").write_text(content, encoding="utf-8")
-    summary = batch(nlp, tmp_path / "in", tmp_path / "out")
+    summary = batch(rules_nlp, tmp_path / "in", tmp_path / "out")
     assert summary.files_written == written and not summary.complete
     problems = [problem for _, problem in summary.failed] + summary.refused_lines
     assert any("notes.csv" in p and f"line {line}" in p for p in problems)
@@ -328,24 +321,26 @@ def cli_deidentify(tmp_path, model, *extra):
         ("unknown-model", ["--model", "no_such_model_xyz"], "no_such_model_xyz"),
     ],
 )
-def test_7_cli_errors_are_messages_before_any_work(tmp_path, model_dir, case, extra, expected):
+def test_7_cli_errors_are_messages_before_any_work(
+    tmp_path, rules_model_dir, case, extra, expected
+):
     (tmp_path / "file").write_text("not a folder")
     extra = [e.replace("{tmp}", str(tmp_path)) for e in extra]
-    result = cli_deidentify(tmp_path, model_dir, *extra)
+    result = cli_deidentify(tmp_path, rules_model_dir, *extra)
     # a message and exit status 1, not an exception escaping the command
     assert result.exit_code == 1 and isinstance(result.exception, (SystemExit, type(None))), case
     assert expected in result.output and "Traceback" not in result.output
     assert not (tmp_path / "out" / "a.txt").exists()
 
 
-def test_7_unwritable_mapping_folder_is_refused_before_processing(tmp_path, model_dir):
+def test_7_unwritable_mapping_folder_is_refused_before_processing(tmp_path, rules_model_dir):
     if os.geteuid() == 0:
         pytest.skip("root can write into read-only folders")
     locked = tmp_path / "locked"
     locked.mkdir()
     locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
     try:
-        result = cli_deidentify(tmp_path, model_dir, "--mapping", str(locked / "map.json"))
+        result = cli_deidentify(tmp_path, rules_model_dir, "--mapping", str(locked / "map.json"))
     finally:
         locked.chmod(stat.S_IRWXU)
     assert result.exit_code == 1 and "map.json" in result.output
@@ -387,10 +382,10 @@ def _mapping_with(tmp_path, value):
     assert again.to_dict() == deid.mapping.to_dict()
 
 
-def test_7_lone_surrogate_in_jsonl_is_reported_by_line(tmp_path, nlp):
+def test_7_lone_surrogate_in_jsonl_is_reported_by_line(tmp_path, rules_nlp):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.jsonl").write_text('{"text": "ok"}\n{"text": "bad \\ud800 value"}\n', encoding="utf-8")
-    summary = batch(nlp, tmp_path / "in", tmp_path / "out")
+    summary = batch(rules_nlp, tmp_path / "in", tmp_path / "out")
     assert summary.files_written == 1 and summary.refused_lines
     assert "a.jsonl: line 2" in summary.refused_lines[0]
 
@@ -413,8 +408,8 @@ def jsonl_round_trip(tmp_path, nlp, data: bytes) -> bytes:
         ("nested-and-order", '{"z": {"b": 1E+2, "a": [1.0, 2e-3]}, "text": "Dr. Lee" , "id":7}\r\n'),
     ],
 )
-def test_8_jsonl_fields_pass_through_unchanged(tmp_path, nlp, case, record):
-    out = jsonl_round_trip(tmp_path, nlp, record.encode("utf-8")).decode("utf-8")
+def test_8_jsonl_fields_pass_through_unchanged(tmp_path, rules_nlp, case, record):
+    out = jsonl_round_trip(tmp_path, rules_nlp, record.encode("utf-8")).decode("utf-8")
     original, result = json.loads(record), json.loads(out)
     assert set(original) == set(result)
     text_start = record.index('"text"')
@@ -425,15 +420,16 @@ def test_8_jsonl_fields_pass_through_unchanged(tmp_path, nlp, case, record):
     assert out.endswith(tail), case
 
 
-def test_8_jsonl_with_a_bom_is_read_and_keeps_it(tmp_path, nlp):
-    out = jsonl_round_trip(tmp_path, nlp, "\ufeff".encode("utf-8") + b'{"text": "Seen by Dr. Lee."}\n')
+def test_8_jsonl_with_a_bom_is_read_and_keeps_it(tmp_path, rules_nlp):
+    data = "\ufeff".encode("utf-8") + b'{"text": "Seen by Dr. Lee."}\n'
+    out = jsonl_round_trip(tmp_path, rules_nlp, data)
     assert out.startswith("\ufeff".encode("utf-8")) and json.loads(out.decode("utf-8-sig"))
 
 
-def test_8_csv_with_a_bom_is_read_and_keeps_it(tmp_path, nlp):
+def test_8_csv_with_a_bom_is_read_and_keeps_it(tmp_path, rules_nlp):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.csv").write_bytes("\ufeffid,text\n1,Seen by Dr. Lee.\n".encode("utf-8"))
-    summary = batch(nlp, tmp_path / "in", tmp_path / "out", deid=Deidentifier("placeholder"))
+    summary = batch(rules_nlp, tmp_path / "in", tmp_path / "out", deid=Deidentifier("placeholder"))
     assert summary.files_failed == 0, summary.failed
     out = (tmp_path / "out" / "a.csv").read_bytes()
     assert out.startswith("\ufeffid,text\n".encode("utf-8"))
@@ -455,11 +451,11 @@ def test_8_utf16_xml_is_read(tmp_path, encoding):
 
 
 @pytest.mark.parametrize("ending", ["\n", "\r\n"])
-def test_8_csv_keeps_its_line_ends(tmp_path, nlp, ending):
+def test_8_csv_keeps_its_line_ends(tmp_path, rules_nlp, ending):
     content = ending.join(["id,text", "1,Seen by Dr. Lee.", '2,"two\nlines"', ""])
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.csv").write_bytes(content.encode("utf-8"))
-    batch(nlp, tmp_path / "in", tmp_path / "out", deid=Deidentifier("placeholder"))
+    batch(rules_nlp, tmp_path / "in", tmp_path / "out", deid=Deidentifier("placeholder"))
     out = (tmp_path / "out" / "a.csv").read_bytes().decode("utf-8")
     assert out.count(ending) == content.count(ending)
     if ending == "\n":
@@ -527,7 +523,7 @@ def test_6_unknown_list_in_a_reconciler_rule_fails_when_the_rules_load():
 
 
 @pytest.mark.parametrize("with_config", [False, True])
-def test_6_command_line_seed_is_checked_against_the_mapping(tmp_path, model_dir, with_config):
+def test_6_command_line_seed_is_checked_against_the_mapping(tmp_path, rules_model_dir, with_config):
     mapping = tmp_path / "map.json"
     loaded = DeidMapping(seed="first")
     loaded.patient("p")  # a mapping that already holds a patient
@@ -539,7 +535,7 @@ def test_6_command_line_seed_is_checked_against_the_mapping(tmp_path, model_dir,
         extra += ["--config", str(config)]
     else:
         extra += ["--operator", "surrogate"]
-    result = cli_deidentify(tmp_path, model_dir, *extra)
+    result = cli_deidentify(tmp_path, rules_model_dir, *extra)
     assert result.exit_code == 1 and "seed differs" in result.output
     assert not (tmp_path / "out" / "a.txt").exists()
 
@@ -615,7 +611,7 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
-def test_3_sigterm_ends_the_workers_and_keeps_finished_files(tmp_path, model_dir):
+def test_3_sigterm_ends_the_workers_and_keeps_finished_files(tmp_path, rules_model_dir):
     import signal
     import subprocess
     import sys
@@ -626,7 +622,7 @@ def test_3_sigterm_ends_the_workers_and_keeps_finished_files(tmp_path, model_dir
     for i in range(3000):
         (source / f"{i:05d}.txt").write_text(NOTE * 5, encoding="utf-8")
     command = [sys.executable, "-c", "from spacy_deid.cli import main; main()", "deidentify", str(source), str(tmp_path / "out"),
-               "--model", str(model_dir), "--n-process", "2", "--no-progress"]
+               "--model", str(rules_model_dir), "--n-process", "2", "--no-progress"]
     main = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.time() + 120
@@ -660,12 +656,12 @@ def test_3_sigterm_ends_the_workers_and_keeps_finished_files(tmp_path, model_dir
         "MRN: 1234567",  # ASCII, as before
     ],
 )
-def test_9_digits_of_any_script_are_found_and_replaced(tmp_path, nlp, line):
+def test_9_digits_of_any_script_are_found_and_replaced(tmp_path, rules_nlp, line):
     import unicodedata
 
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text(f"Seen today.\n{line}\n", encoding="utf-8")
-    batch(nlp, tmp_path / "in", tmp_path / "out")
+    batch(rules_nlp, tmp_path / "in", tmp_path / "out")
     out = (tmp_path / "out" / "a.txt").read_text(encoding="utf-8")
     value = line.split(": ", 1)[1]
     digits = lambda s: "".join(str(unicodedata.digit(c)) for c in s if c.isdigit())
@@ -677,10 +673,10 @@ def test_9_digits_of_any_script_are_found_and_replaced(tmp_path, nlp, line):
     "option",
     [["--operator", "surrogate"], ["--subtype-operator", "AGE=keep"], ["--date-shift-max", "30"]],
 )
-def test_6_options_the_config_file_sets_are_not_silently_ignored(tmp_path, model_dir, option):
+def test_6_options_the_config_file_sets_are_not_silently_ignored(tmp_path, rules_model_dir, option):
     config = tmp_path / "deid.cfg"
     config.write_text('[deidentifier]\n@misc = "spacy-deid.Deidentifier.v1"\noperator = "placeholder"\n')
-    result = cli_deidentify(tmp_path, model_dir, "--config", str(config), *option)
+    result = cli_deidentify(tmp_path, rules_model_dir, "--config", str(config), *option)
     assert result.exit_code == 1 and option[0] in result.output and "--config" in result.output
     assert not (tmp_path / "out" / "a.txt").exists()
 
@@ -692,10 +688,10 @@ def _fails_on_marker(doc):
     return doc
 
 
-def test_1_a_pipeline_error_names_the_files_and_keeps_finished_ones(tmp_path, model_dir):
+def test_1_a_pipeline_error_names_the_files_and_keeps_finished_ones(tmp_path, rules_model_dir):
     from spacy_deid.deid.batch import PipelineError
 
-    nlp = spacy.load(model_dir)
+    nlp = spacy.load(rules_model_dir)
     nlp.add_pipe("test_fails_on_marker")
     source = tmp_path / "in"
     source.mkdir()

@@ -60,6 +60,13 @@ NUMBER_CASES = [
     ("date_year", "Surgery in 2067 at another site", "2067", labels.DATE, True),
     ("date_ordinal", "Cultures drawn on the 11th again", "11th", labels.DATE, True),
     ("date_clock_time", "Febrile @ 2030 overnight", "2030", labels.DATE, False),
+    ("date_vent_setting_after_mode", "Weaned to PSV 10/5 overnight", "10/5", labels.DATE, False),
+    ("date_vent_setting_weaning", "Now weaning on 5/5 and tolerating", "5/5", labels.DATE, False),
+    ("date_vent_setting_before_peep", "RESP: IPS 10/5 PEEP, RR 16", "10/5", labels.DATE, False),
+    ("date_vent_mode_in_mention", "Remains on PSV 12/5 tonight", "PSV 12/5", labels.DATE, False),
+    ("date_near_vent_with_year", "Weaned to PSV since 3/12/2067 admit", "3/12/2067", labels.DATE, True),
+    ("date_near_vent_month_name", "On CPAP since March 3 today", "March 3", labels.DATE, True),
+    ("date_without_vent_cue", "Sputum sent on 9/5 with gram stain", "9/5", labels.DATE, True),
     ("id_measurement", "Tmax 100.4 today", "100.4", labels.IDNUM, False),
     ("id_range", "Tidal volumes 710-820 on AC", "710-820", labels.IDNUM, False),
     ("id_with_cue", "MRN 123 on the chart", "123", labels.IDNUM, True),
@@ -100,10 +107,20 @@ VOCABULARY_CASES = [
     ("state_with_address", "Raleigh nc zip 27601", "nc", labels.STATE, True),
     ("state_capitalised", "Moved from Raleigh, NC in May", "NC", labels.STATE, True),
     ("reference_target", "Please see Meditech for details", "Meditech", labels.USERNAME, False),
+    ("charting_system_as_doctor", "On mech vent as per Carevue. Lungs clear", "Carevue", labels.DOCTOR, False),
+    ("device_brand_as_name", "Dobhoff placed, position verified", "Dobhoff", labels.PATIENT, False),
+    ("two_word_brand_as_place", "Bear Hugger on for low temp", "Bear Hugger", labels.CITY, False),
+    ("brand_word_after_title", "Case discussed with Dr. Ambu today", "Ambu", labels.DOCTOR, True),
 ]
 
 # Issue 25: what a name needs in a note's writing style (mixed case, or one case).
 STYLE_CASES = [
+    ("verb_starting_a_sentence", "Renal: Dialyzed overnight, 2L off.", "Dialyzed", labels.PATIENT, False),
+    ("ing_verb_as_name", "Resp: Suctioning q2h for thick secretions.", "Suctioning", labels.DOCTOR, False),
+    ("abbreviated_past_as_name", "Sx'd for thick tan secretions.", "Sx'd", labels.PATIENT, False),
+    ("ing_word_as_place", "Moved here from Flushing last year.", "Flushing", labels.CITY, True),
+    ("ing_name_after_title", "Case reviewed with Dr. Xiaoming today.", "Xiaoming", labels.DOCTOR, True),
+    ("ed_name_after_role", "Spoke with wife Winifred today.", "Winifred", labels.PATIENT, True),
     ("lower_word_mixed_note", "Pt has foley draining well. Team Aware.", "foley", labels.PATIENT, False),
     ("lower_place_mixed_note", "Weaned on Monday. Sent to cath lab Today.", "cath lab", labels.LOCATION_OTHER, False),
     ("lower_name_after_title", "Seen by Team and dr healey Today", "healey", labels.DOCTOR, True),
@@ -237,6 +254,9 @@ def dates(nlp, text):
     ("Hemodialysis 8/9 or 8/10, monitor lytes", "8/9"),
     ("oriented x2, stated march 21, 2019 as the date", "march 21, 2019"),  # a note typed in lower case
     ("in march of 2022 pt was admitted elsewhere", "march of 2022"),
+    # a day, a month and a two-digit year, in any case
+    ("Nursing Progress Note 28 Oct, 88 0700-1900", "28 Oct, 88"),
+    ("NSG NOTE 2 NOV 96 NIGHTS", "2 NOV 96"),
 ])
 def test_month_day_dates_found(rules_nlp, text, expected):
     assert expected in dates(rules_nlp, text)
@@ -253,6 +273,8 @@ def test_month_day_dates_found(rules_nlp, text, expected):
     "Blood cx 2/4 bottles positive",
     "Tube feeds at 3/4 strength",
     "pt may 15 min walk with pt",
+    "took 2 may 50 mg doses",
+    "given 5 mar 12 units",
 ])
 def test_month_day_negatives(rules_nlp, text):
     assert dates(rules_nlp, text) == []
@@ -338,7 +360,8 @@ def test_rule_sources_may_name_one_pattern(sources, valid):
 def names_nlp():
     nlp = spacy.blank("en")
     nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"FIRST": ["Abel", "Rosalind", "Will", "May"], "LAST": ["Formby", "Harrowgate"]},
+        nlp=nlp, lexicons={"FIRST": ["Abel", "Rosalind", "Will", "May"],
+                           "LAST": ["Formby", "Harrowgate", "Bell", "Manning", "Foley"]},
         frequencies={})
     nlp.add_pipe("deid_phi_rules").initialize()
     nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
@@ -356,11 +379,89 @@ def names_nlp():
     ("husband will call back", []),
     ("DR AWARE OF K 3.2", []),
     ("dr paged re hypotension", []),
+    ("DR CALLING BACK", []),
+    ("dr will see", []),
+    # a surname that is a common word too, after a title; an -ing surname a list knows
+    ("MRS BELL HERE", ["BELL"]),
+    ("DR MANNING AT BEDSIDE", ["MANNING"]),
+    # after a title, a word no list knows and no English or clinical word: a surname
+    ("bronched by dr vandersloot today", ["vandersloot"]),
+    # a clinical word stays no name after a title, whatever list holds it
+    ("DR FOLEY CATH", []),
+    # after a role abbreviation: a first name, or a word that is no English word
+    ("BP 88/40. NP ROSALIND MADE AWARE", ["ROSALIND"]),
+    ("rn vandersloot at bedside", ["vandersloot"]),
+    ("occasional np cough, no sputum", []),
+    ("discuss with md plan of care", []),
+    ("UPDATED BY MD. HIGH DOSE EPI", []),
+    ("PA LINE PULLED BACK", []),
+    # two clinicians after a plural title
+    ("DRS ABERNATHY AND VANDERSLOOT AWARE", ["ABERNATHY", "VANDERSLOOT"]),
+    ("DR'S FORMBY AND HARROWGATE AT BEDSIDE", ["FORMBY", "HARROWGATE"]),
+    ("drs aware and at bedside", []),
     # Title case is the NER's (the pattern is for one-case writing)
     ("Wife Rosalind visited", []),
 ])
 def test_names_after_relatives_and_titles_in_one_case(names_nlp, text, expected):
     assert [e.text for e in names_nlp(text).ents] == expected
+
+
+@pytest.mark.parametrize("text, name, kept", [
+    ("Manning visited with the family today", "Manning", True),  # a surname list knows it
+    ("Charted overnight, Dialyzed x2", "Dialyzed", False),
+])
+def test_an_inflected_word_a_name_list_knows_stays_a_name(names_nlp, text, name, kept):
+    doc = names_nlp.make_doc(text)
+    start = text.index(name)
+    doc.ents = [doc.char_span(start, start + len(name), label=labels.PATIENT)]
+    for component in ("deid_lexicon", "deid_phi_rules", "deid_reconciler"):
+        doc = names_nlp.get_pipe(component)(doc)
+    assert [e.text for e in doc.ents] == ([name] if kept else [])
+
+
+@pytest.fixture(scope="module")
+def places_nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons={"CITY": ["Laredo"]}, frequencies={})
+    nlp.add_pipe("deid_phi_rules").initialize()
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    return nlp
+
+
+@pytest.mark.parametrize("text, wards", [
+    # a ward: a word that is no English or clinical word and a number, after on/to/from/per
+    ("Per Vandersloot 3 RN, UO only 20cc/hr", ["Vandersloot 3"]),
+    ("FOUND UNRESPONSIVE ON BLAKESLEE 6. CODE CALLED", ["BLAKESLEE 6"]),
+    # an English word, a drug or a unit of care, a dose or a value: no ward
+    ("Advanced to day 3 of antibiotics", []),
+    ("Remains on levo 2 mcg/kg/min", []),
+    ("Transferred from MICU 6 overnight", []),
+    ("SATS UP TO UPPER 90'S", []),
+    ("Started on vanco 1 gm q12h", []),
+])
+def test_a_ward_and_its_number_without_a_move(reconciler_pipeline_nlp, text, wards):
+    found = [e.text for e in reconciler_pipeline_nlp(text).ents if e.label_ == labels.DEPARTMENT]
+    assert found == wards
+
+
+@pytest.fixture(scope="module")
+def reconciler_pipeline_nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_phi_rules").initialize()
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    return nlp
+
+
+@pytest.mark.parametrize("text, states", [
+    # in capitals, a postal code needs a town a city list knows before it
+    ("MOVED HERE FROM LAREDO TX. LIVES ALONE", ["TX"]),
+    ("WHEEZES, GIVEN NEB TX WITH IMPROVEMENT", []),
+    ("NO RUNS OF VT. BP STABLE", []),
+    # in mixed case a Title-case place name before the code is evidence enough
+    ("Grew up in South Navarra AK and moved", ["AK"]),
+])
+def test_a_state_code_in_capitals_needs_a_known_town(places_nlp, text, states):
+    assert [e.text for e in places_nlp(text).ents if e.label_ == labels.STATE] == states
 
 
 def test_a_yielding_pattern_gives_way_to_the_ner(names_nlp):
@@ -386,6 +487,9 @@ def test_clinical_lexicon_categories_and_lists():
     assert "captopril" in lists[CLINICAL_LIST] and "given" in lists[COMMON_LIST]
     assert "quennell" not in lists[CLINICAL_LIST] and "quennell" not in lists[COMMON_LIST]
     assert lists[CLINICAL_LIST] == sorted(lists[CLINICAL_LIST])
+    # english_words: every word of the shipped wordfreq list (Zipf >= 3), common or not
+    assert {"cough", "given"} <= set(lists["english_words"]) and "cough" not in lists[COMMON_LIST]
+    assert "quennell" not in lists["english_words"]
 
 
 @pytest.mark.skipif(

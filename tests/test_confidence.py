@@ -3,7 +3,7 @@ their serialisation, and `deidentify --operating-point` on a tiny trained pipeli
 
 import pytest
 import spacy
-from spacy.tokens import Doc, DocBin
+from spacy.tokens import Doc, DocBin, Span
 from spacy.training import Example
 from spacy.util import fix_random_seed
 from typer.testing import CliRunner
@@ -20,6 +20,7 @@ from spacy_deid.evaluation.calibration import (
 from spacy_deid.extensions import DROPPED_KEY, PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR
 from spacy_deid.pipeline.confidence.calibration_map import CalibrationMap, evidence_class
 from spacy_deid.pipeline.confidence import add_confidence_pipes, load_at_operating_point
+from spacy_deid.pipeline.confidence.component import PhiConfidence, from_rule
 from spacy_deid.pipeline.ner_scores import token_probabilities
 from spacy_deid.pipeline.confidence.operating_point import ScoredSpan, parse_operating_point, select_spans
 
@@ -447,3 +448,41 @@ def test_a_patterns_mention_judged_wrong_is_no_candidate(nlp):
     assert any(s.id_.startswith("rule:person-after-relative-one-case") for s in doc.spans[DROPPED_KEY])
     sources = [s.id_ for s in doc.spans[REJECTED_KEY]]
     assert not any(source.startswith("dropped|rule:") for source in sources)
+
+
+# Provenance strings as the reconciler writes them (`Mention.provenance_string`):
+# the source first ("rule", "rule:<pattern id>", "ner", ...), then one "step:id"
+# per step. A rule span with no pattern id is plain "rule" (reconciler
+# `_collect_rules`), so once a step is added it reads "rule|merge:overlap".
+@pytest.mark.parametrize(
+    "provenance,expected",
+    [
+        ("rule", True),
+        ("rule:phone_nanp", True),
+        ("rule:person-after-relative-one-case|correct:x", True),
+        ("rule|merge:overlap", True),  # a prefix test on "rule:" missed this one
+        ("rule|correct:x|reconcile:y", True),
+        ("ner", False),
+        ("ner|merge:under_rule", False),
+        ("ner|relabel:rule", False),
+        ("propagate|propagate:extend_name", False),
+        ("safety_net:title", False),
+        ("ruler:x", False),
+        ("", False),
+    ],
+)
+def test_from_rule_reads_the_reconcilers_sources(provenance, expected):
+    assert from_rule(provenance) is expected
+
+
+def test_dropped_rule_mentions_are_no_candidates_in_any_form():
+    # Only the reconciler's removed NER mentions become candidates, whichever
+    # form the rule's provenance takes.
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("aa bb cc dd")
+    ids = ["rule|merge:overlap", "rule:x|correct:y", "rule", "ner|merge:under_rule"]
+    doc.spans[DROPPED_KEY] = [
+        Span(doc, i, i + 1, label=labels.PATIENT, span_id=id_) for i, id_ in enumerate(ids)
+    ]
+    sources = [s.provenance for s in PhiConfidence(nlp.vocab).scored_spans(doc)]
+    assert sources == ["dropped|ner|merge:under_rule"]

@@ -46,6 +46,24 @@ def test_physionet_view_of_one_mention(unit, expected):
 
 
 @pytest.mark.parametrize(
+    "date, kept",
+    [
+        # a weekday name alone is not annotated in the PhysioNet corpus
+        ("Monday", False), ("monday", False), ("Tues.", False), ("WEDNESDAY", False),
+        ("Sundays", False), ("fri", False),
+        # a weekday with a date, and dates, stay
+        ("Monday, June 19", True), ("Thurs 7/23", True), ("7/23", True), ("1999", True),
+        ("May", True), ("Sunnyside", True),
+    ],
+)
+def test_physionet_view_of_weekday_dates(date, kept):
+    text = f"seen {date} in clinic"
+    unit = (5, 5 + len(date), labels.DATE)
+    assert PHYSIONET_SCHEME.map_units(text, [unit]) == ([unit] if kept else [])
+    assert get_scheme(I2B2_2014).map_units(text, [unit]) == [unit]  # i2b2 2014 annotates them
+
+
+@pytest.mark.parametrize(
     "unit",
     [(0, 7, labels.PATIENT), (13, 18, labels.PROFESSION), (44, 46, labels.AGE),
      (22, 32, labels.HOSPITAL)],
@@ -119,6 +137,8 @@ def test_evaluate_cli_with_physionet_scheme(tmp_path):
     assert report["scheme"]["left_out"] == [labels.PROFESSION]
     markdown = (tmp_path / "out" / "report.md").read_text()
     assert "## Scheme: physionet" in markdown and "Headline (binary token)" in markdown
+    assert report["scheme"]["weekday_dates"] is False
+    assert "only a weekday name is left out" in markdown
     for phi in ("Ann", "Lee", "7/23"):
         assert phi not in markdown
     assert (tmp_path / "out" / "f1_per_subtype.png").stat().st_size > 0

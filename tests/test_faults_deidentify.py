@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-import spacy
 from typer.testing import CliRunner
 
 from spacy_deid.cli import app
@@ -30,16 +29,6 @@ pytestmark = pytest.mark.faults
 NAME, PHONE = "Zebulon Quattlebaum", "617-555-0143"  # planted PHI
 PLANTED = (NAME, PHONE)
 NOTE = f"Seen on 4/17/2094 by Dr. {NAME}.\nPhone: {PHONE}\n\nPlan: follow up.\n"
-
-
-@pytest.fixture(scope="module")
-def model_dir(rules_model_dir) -> Path:
-    return rules_model_dir
-
-
-@pytest.fixture(scope="module")
-def nlp(model_dir):
-    return spacy.load(model_dir)
 
 
 def batch(nlp, source, out, **settings):
@@ -81,12 +70,12 @@ BAD_LINES = [
 
 @pytest.mark.parametrize("case,line,problem", BAD_LINES, ids=[c[0] for c in BAD_LINES])
 def test_a_bad_jsonl_line_is_refused_and_the_good_lines_released(
-    tmp_path, model_dir, case, line, problem
+    tmp_path, rules_model_dir, case, line, problem
 ):
     (tmp_path / "in").mkdir()
     content = "\n".join([GOOD_LINE, line, GOOD_LINE.replace("n1", "n3")]) + "\n"
     (tmp_path / "in" / "notes.jsonl").write_text(content, encoding="utf-8")
-    result = cli("deidentify", tmp_path / "in", tmp_path / "out", "--model", model_dir,
+    result = cli("deidentify", tmp_path / "in", tmp_path / "out", "--model", rules_model_dir,
                  "--no-progress", "--seed", "s")
     assert result.exit_code == 1  # not every note was released
     assert "notes.jsonl: line 2" in result.output and problem in result.output
@@ -96,10 +85,10 @@ def test_a_bad_jsonl_line_is_refused_and_the_good_lines_released(
     assert "Traceback" not in result.output
 
 
-def test_a_file_of_bad_lines_only_is_a_failed_file(tmp_path, nlp):
+def test_a_file_of_bad_lines_only_is_a_failed_file(tmp_path, rules_nlp):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "bad.jsonl").write_text(BAD_LINES[0][1] + "\n", encoding="utf-8")
-    summary = batch(nlp, tmp_path / "in", tmp_path / "out")
+    summary = batch(rules_nlp, tmp_path / "in", tmp_path / "out")
     assert summary.files_failed == 1 and not (tmp_path / "out" / "bad.jsonl").exists()
     assert no_planted(*summary.lines())
 
@@ -115,11 +104,11 @@ BAD_CSV = [
 
 @pytest.mark.parametrize("case,content,problem,written", BAD_CSV, ids=[c[0] for c in BAD_CSV])
 def test_ambiguous_or_ragged_csv_is_refused_by_file_and_line(
-    tmp_path, nlp, case, content, problem, written
+    tmp_path, rules_nlp, case, content, problem, written
 ):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "notes.csv").write_text(content, encoding="utf-8")
-    summary = batch(nlp, tmp_path / "in", tmp_path / "out")
+    summary = batch(rules_nlp, tmp_path / "in", tmp_path / "out")
     report = "\n".join(summary.lines())
     assert summary.files_written == written and not summary.complete
     assert "notes.csv: " + problem in report
@@ -144,11 +133,13 @@ FORMATS = {
 
 @pytest.mark.parametrize("kind", sorted(FORMATS))
 @pytest.mark.parametrize("name,codec,bom", ENCODINGS, ids=[e[0] for e in ENCODINGS])
-def test_every_encoding_is_read_and_written_back_the_same(tmp_path, nlp, kind, name, codec, bom):
+def test_every_encoding_is_read_and_written_back_the_same(
+    tmp_path, rules_nlp, kind, name, codec, bom
+):
     (tmp_path / "in").mkdir()
     source = tmp_path / "in" / f"note.{kind}"
     source.write_bytes(bom + FORMATS[kind].encode(codec))
-    summary = batch(nlp, tmp_path / "in", tmp_path / "out")
+    summary = batch(rules_nlp, tmp_path / "in", tmp_path / "out")
     assert summary.files_written == 1 and summary.complete, summary.lines()
     assert summary.encodings == {name: 1}
     assert (f"note.{kind}: {name}" in "\n".join(summary.lines())) == (name != "utf-8")
@@ -165,10 +156,10 @@ def test_every_encoding_is_read_and_written_back_the_same(tmp_path, nlp, kind, n
         ("latin-1", f"Seen by {NAME} caf\xe9.\n".encode("latin-1")),
     ],
 )
-def test_text_in_an_unknown_encoding_is_refused_naming_the_file(tmp_path, nlp, case, data):
+def test_text_in_an_unknown_encoding_is_refused_naming_the_file(tmp_path, rules_nlp, case, data):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_bytes(data)
-    summary = batch(nlp, tmp_path / "in", tmp_path / "out")
+    summary = batch(rules_nlp, tmp_path / "in", tmp_path / "out")
     assert summary.files_failed == 1
     problem = summary.failed[0][1]
     assert "a.txt: byte" in problem and "byte order mark" in problem and no_planted(problem)
@@ -195,7 +186,7 @@ FOLDER_FAULTS = [
 
 
 @pytest.mark.parametrize("case,make,words", FOLDER_FAULTS, ids=[c[0] for c in FOLDER_FAULTS])
-def test_folder_and_mapping_faults_are_messages(tmp_path, model_dir, case, make, words):
+def test_folder_and_mapping_faults_are_messages(tmp_path, rules_model_dir, case, make, words):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text(NOTE, encoding="utf-8")
     (tmp_path / "out.txt").write_text("not a folder", encoding="utf-8")
@@ -207,7 +198,7 @@ def test_folder_and_mapping_faults_are_messages(tmp_path, model_dir, case, make,
         json.dumps({**header, "patients": [NAME]}), encoding="utf-8"
     )
     extra, output = make(tmp_path)
-    result = cli("deidentify", tmp_path / "in", output, "--model", model_dir, "--no-progress",
+    result = cli("deidentify", tmp_path / "in", output, "--model", rules_model_dir, "--no-progress",
                  "--seed", "s", *extra)
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert words in " ".join(result.output.split()) and no_planted(result.output)
@@ -215,12 +206,13 @@ def test_folder_and_mapping_faults_are_messages(tmp_path, model_dir, case, make,
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes anywhere")
-def test_read_only_output_folder_is_a_message(tmp_path, model_dir):
+def test_read_only_output_folder_is_a_message(tmp_path, rules_model_dir):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text(NOTE, encoding="utf-8")
     output = _read_only(tmp_path / "out")
     try:
-        result = cli("deidentify", tmp_path / "in", output, "--model", model_dir, "--no-progress")
+        result = cli("deidentify", tmp_path / "in", output, "--model", rules_model_dir,
+                     "--no-progress")
     finally:
         output.chmod(stat.S_IRWXU)
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
@@ -228,7 +220,7 @@ def test_read_only_output_folder_is_a_message(tmp_path, model_dir):
     assert "cannot write into" in output_words and "Permission denied" in output_words
 
 
-def test_unwritable_output_folder_is_a_message_even_for_root(tmp_path, nlp, monkeypatch):
+def test_unwritable_output_folder_is_a_message_even_for_root(tmp_path, rules_nlp, monkeypatch):
     """A lock that cannot be created (read-only folder, full disk) is a ValueError
     naming the folder, the same for root, for whom chmod does not stop writes."""
     from filelock import FileLock
@@ -240,7 +232,7 @@ def test_unwritable_output_folder_is_a_message_even_for_root(tmp_path, nlp, monk
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text(NOTE, encoding="utf-8")
     with pytest.raises(ValueError, match="cannot write into .*Permission denied"):
-        batch(nlp, tmp_path / "in", tmp_path / "out")
+        batch(rules_nlp, tmp_path / "in", tmp_path / "out")
 
 
 # --- 29.5 / 27: SIGTERM with the default single process, then resume ----------------
@@ -254,14 +246,16 @@ def _wait_for(condition, seconds: float) -> bool:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGTERM") or os.name != "posix", reason="POSIX signals")
-def test_sigterm_with_one_process_keeps_finished_files_and_removes_locks(tmp_path, model_dir, nlp):
+def test_sigterm_with_one_process_keeps_finished_files_and_removes_locks(
+    tmp_path, rules_model_dir, rules_nlp
+):
     source, out, mapping = tmp_path / "in", tmp_path / "out", tmp_path / "map.json"
     source.mkdir()
     for i in range(400):
         (source / f"{i:04d}.txt").write_text(NOTE * 20, encoding="utf-8")
     command = [sys.executable, "-c", "from spacy_deid.cli import main; main()", "deidentify",
-               str(source), str(out), "--model", str(model_dir), "--no-progress", "--seed", "s",
-               "--operator", "surrogate", "--mapping", str(mapping)]
+               str(source), str(out), "--model", str(rules_model_dir), "--no-progress",
+               "--seed", "s", "--operator", "surrogate", "--mapping", str(mapping)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True, env=env)
@@ -285,24 +279,25 @@ def test_sigterm_with_one_process_keeps_finished_files_and_removes_locks(tmp_pat
     deid = lambda: Deidentifier("surrogate", seed="s")  # noqa: E731
     from spacy_deid.deid import DeidMapping
 
-    resumed = run_batch(nlp, Deidentifier("surrogate", seed="s", mapping=DeidMapping.from_disk(mapping)),
+    resumed = run_batch(rules_nlp,
+                        Deidentifier("surrogate", seed="s", mapping=DeidMapping.from_disk(mapping)),
                         source, out, mapping_path=mapping, progress=False)
     assert resumed.files_resumed == len(done) and resumed.files_written == 400 - len(done)
-    run_batch(nlp, deid(), source, tmp_path / "whole", progress=False)
+    run_batch(rules_nlp, deid(), source, tmp_path / "whole", progress=False)
     assert sorted(p.name for p in out.glob("*.txt")) == sorted(p.name for p in (tmp_path / "whole").glob("*.txt"))
     differing = [p.name for p in out.glob("*.txt") if p.read_bytes() != (tmp_path / "whole" / p.name).read_bytes()]
     assert not differing, differing[:5]
 
 
 # --- 27: two runs into one output folder ---------------------------------------------
-def test_a_second_run_into_a_busy_output_is_a_message(tmp_path, model_dir, nlp):
+def test_a_second_run_into_a_busy_output_is_a_message(tmp_path, rules_model_dir, rules_nlp):
     from spacy_deid.deid.batch import BatchRunner
 
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text(NOTE, encoding="utf-8")
-    runner = BatchRunner(nlp, Deidentifier("placeholder", seed="s"), progress=False)
+    runner = BatchRunner(rules_nlp, Deidentifier("placeholder", seed="s"), progress=False)
     with runner.lock(tmp_path / "out", None):  # the first run, still going
-        result = cli("deidentify", tmp_path / "in", tmp_path / "out", "--model", model_dir,
+        result = cli("deidentify", tmp_path / "in", tmp_path / "out", "--model", rules_model_dir,
                      "--no-progress", "--seed", "s")
     assert result.exit_code == 1 and "another spacy-deid run" in " ".join(result.output.split())
     assert not (tmp_path / "out" / "a.txt").exists() and no_planted(result.output)

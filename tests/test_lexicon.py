@@ -79,11 +79,18 @@ def test_package_lexicons_cover_every_category():
     assert set(load_lexicons()) == set(CATEGORIES) - clinical - {OCCUPATION}
 
 
+def lexicon_nlp(version: str):
+    """A blank pipeline whose deid_lexicon has the registered `spacy-deid.Lexicons.<version>`
+    (looked up as a config would name it, so the v2 and v3 fixtures differ only there)."""
+    nlp = spacy.blank("en")
+    lexicons = spacy.util.registry.misc.get(f"spacy-deid.Lexicons.{version}")()
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=lexicons)
+    return nlp
+
+
 @pytest.fixture(scope="module")
 def nlp_v2():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=load_lexicons_v2())
-    return nlp
+    return lexicon_nlp("v2")
 
 
 @pytest.mark.parametrize(
@@ -117,9 +124,7 @@ def test_clinical_lexicons_are_deterministic():
 
 @pytest.fixture(scope="module")
 def nlp_v3():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=load_lexicons_v3())
-    return nlp
+    return lexicon_nlp("v3")
 
 
 @pytest.mark.parametrize(

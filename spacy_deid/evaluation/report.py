@@ -223,6 +223,8 @@ def _scheme_section(report: Dict[str, Any]) -> List[str]:
         out.append(f"- Left out of both sides: {', '.join(scheme['left_out'])}.")
     if scheme["min_age"] is not None:
         out.append(f"- AGE only from {scheme['min_age']} up; other ages are left out.")
+    if not scheme.get("weekday_dates", True):  # reports written before the field: True
+        out.append("- A DATE that is only a weekday name is left out.")
     if scheme["renamed"]:
         renamed = ", ".join(f"{s} → {m}" for s, m in scheme["renamed"].items())
         out.append(f"- System subtypes in the corpus's types: {renamed}.")

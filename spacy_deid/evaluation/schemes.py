@@ -9,6 +9,8 @@ coarser types and cuts mentions differently. A `Scheme` says, as data:
   such mentions are left out of the output before scoring);
 - which ages the corpus treats as PHI (`min_age`: only ages of at least
   this value; the rest are left out on both sides);
+- whether a weekday name alone ("Monday", "fri.") is a date
+  (`weekday_dates`; False: such DATE mentions are left out on both sides);
 - which subtypes the corpus annotates word by word (`word_by_word`: a
   "First Last" mention is scored as "First" and "Last", on both sides);
 - which measure is the headline (`headline`), and what the report says.
@@ -33,6 +35,12 @@ PHYSIONET = "physionet"
 _WORD = re.compile(r"\S+")
 # Spelled-out ages over 89 that age_value does not read as one number.
 _OVER_89_WORDS = re.compile(r"ninet|hundred", re.I)
+# A mention that is a weekday name and nothing else ("Monday", "Tues.", "Sundays").
+_WEEKDAY_ONLY = re.compile(
+    r"^\W*(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|days|\.)?\W*$"
+    r"|^\W*(?:wednesday|saturday|wednesdays|saturdays)\W*$",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,8 @@ class Scheme:
     subtype_map: Mapping[str, Optional[str]] = field(default_factory=dict)
     # Ages below this are not PHI in the corpus (None: every age is).
     min_age: Optional[int] = None
+    # Whether a weekday name alone is a date (i2b2 2014 annotates it).
+    weekday_dates: bool = True
     word_by_word: FrozenSet[str] = frozenset()
     headline: str = STRICT
     # Label sets of the report; None = the i2b2 2014 sets (all, HIPAA subsets).
@@ -62,6 +72,10 @@ class Scheme:
         # "ninety-two", "a hundred": over the limit even where no one number is read.
         return value is None and bool(_OVER_89_WORDS.search(text))
 
+    def keeps_date(self, text: str) -> bool:
+        """Whether a DATE mention with this text is PHI in the scheme."""
+        return self.weekday_dates or not _WEEKDAY_ONLY.match(text)
+
     def map_units(self, text: str, units: Iterable[Unit]) -> List[Unit]:
         """One side's mentions in the corpus's view: mapped, filtered, split."""
         result = []
@@ -70,6 +84,8 @@ class Scheme:
             if mapped is None:
                 continue
             if mapped == labels.AGE and not self.keeps_age(text[start:end]):
+                continue
+            if mapped == labels.DATE and not self.keeps_date(text[start:end]):
                 continue
             if mapped in self.word_by_word:
                 result += [
@@ -100,6 +116,7 @@ class Scheme:
             "left_out": left_out,
             "renamed": renamed,
             "min_age": self.min_age,
+            "weekday_dates": self.weekday_dates,
             "word_by_word": sorted(self.word_by_word),
             "headline": self.headline,
         }
@@ -138,12 +155,14 @@ SCHEMES: Mapping[str, Scheme] = MappingProxyType({
         description=(
             "the PhysioNet deid gold standard (ICU nursing notes): names (patient, relative, "
             "clinician), locations, dates (years alone included), phones, ages over 89 and "
-            "other identifiers; professions and ages of 89 or less are not annotated and are "
-            "left out of the system's output; names and places are scored word by word, as "
-            "the corpus annotates them; binary token measures are the headline"
+            "other identifiers; professions, ages of 89 or less and weekday names alone are "
+            "not annotated and are left out of the system's output; names and places are "
+            "scored word by word, as the corpus annotates them; binary token measures are the "
+            "headline"
         ),
         subtype_map=MappingProxyType(_physionet_map()),
         min_age=90,
+        weekday_dates=False,
         word_by_word=frozenset({labels.PATIENT, labels.DOCTOR, labels.LOCATION_OTHER}),
         headline=BINARY_TOKEN,
         label_sets=MappingProxyType({ALL_SUBTYPES: PHYSIONET_SUBTYPES}),

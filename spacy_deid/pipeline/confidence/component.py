@@ -50,7 +50,7 @@ from .operating_point import (
     parse_operating_point,
     select_spans,
 )
-from ..reconciler.steps import RULE_SOURCE
+from ..reconciler.steps import RULE_SOURCE, Mention, mention_source
 from ..safety_net import DEFAULT_SPANS_KEY as SAFETY_NET_KEY
 
 RAW_SCORES_ATTR = "raw_scores"
@@ -58,6 +58,16 @@ CANDIDATE_SOURCE = "ner_candidate"
 DROPPED_SOURCE = "dropped"
 # The reconciler's group of the mentions it removed (`reconciler/component.py`).
 DEFAULT_CALIBRATION_PATH = DATA_DIR / "phi_calibration.json"
+
+
+def from_rule(provenance: str) -> bool:
+    """Whether a reconciler provenance string starts at a PHI rule: "rule" or
+    "rule:<pattern id>", with or without steps after it ("rule|merge:overlap").
+    Parsed by the reconciler's own `mention_source`, so the confidence component
+    reads the trail exactly as the reconciler's rules do (`provenance_string`
+    joins the trail with "|")."""
+    trail = provenance.split("|") if provenance else []
+    return mention_source(Mention(0, 0, "", trail)) == RULE_SOURCE
 
 
 @registry.misc("spacy-deid.PhiCalibration.v1")
@@ -208,7 +218,7 @@ class PhiConfidence(Pipe):
             # NER mentions the reconciler removed ("ner|merge:under_rule"): candidates too.
             # A PHI pattern's mention it removed is the pattern's guess judged wrong
             # ("rule:person-after-relative-one-case|correct:..."), no candidate.
-            if span.id_.startswith(f"{RULE_SOURCE}:") or span.id_ == RULE_SOURCE:
+            if from_rule(span.id_):
                 continue
             if not any(span.start < e.end and e.start < span.end for e in entities):
                 spans.append(self._candidate(span, f"{DROPPED_SOURCE}|{span.id_}", token_probs))

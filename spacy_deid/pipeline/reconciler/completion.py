@@ -16,8 +16,10 @@ recorded in the mention's provenance ("complete:<kind>"):
   an inner "of", "on", "for", "&" followed by capitalised words on the same
   line (in notes written in mixed case only: in capitals "KMH FOR CATH" is
   no name) ("Office" -> "Office on Aging", "Smith" -> "Smith & Rowe LLP"), or
-  over an inner "and", "&", "of" to the capitalised words before it
-  ("Sexuality Health Program" -> "Gender and Sexuality Health Program"), and
+  over an inner "and", "&", "of", "for", "on" to the capitalised words
+  before it ("Sexuality Health Program" -> "Gender and Sexuality Health
+  Program", "Disease Control" -> "Centers for Disease Control"; in a note
+  typed in one case only over "and", "&", "of"), and
   two place mentions joined by "and" when the whole is one place in the
   lexicon ("Bosnia and Herzegovina");
 - job_phrase: a profession over adjacent words that the lexicon knows as
@@ -61,6 +63,10 @@ INNER_WORD_LABELS = (labels.ORGANIZATION, labels.HOSPITAL, labels.DEPARTMENT, la
 PLACE_LABELS = (labels.CITY, labels.COUNTRY, labels.STATE, labels.LOCATION_OTHER)
 # Words inside an institution's name; "and" only between places the lexicon knows as one.
 INNER_WORDS = frozenset({"of", "on", "for", "&"})
+# In a note typed in one case a head grows only over "and", "&", "of"
+# ("BRIGHAM AND WOMEN'S"): over "on" or "for" it takes a clause, since every
+# word there looks capitalised ("RESP DISTRESS ON <ward> 6").
+ONE_CASE_HEAD_JOINERS = frozenset({"of", "and", "&"})
 # Corporate suffixes that end an organisation's name ("Smith & Rowe LLP").
 ORGANIZATION_SUFFIXES = frozenset({"llp", "llc", "inc", "inc.", "co", "co.", "corp", "corp.", "pc", "p.c."})
 MAX_INNER_TAIL = 4
@@ -105,7 +111,7 @@ def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List
         if mention.label in PERSON_LABELS + INNER_WORD_LABELS + PLACE_LABELS:
             _grow(mention, owner, _name_hyphen(doc, mention, owner), "name_hyphen")
         if mention.label in INNER_WORD_LABELS + PLACE_LABELS:
-            _grow(mention, owner, _inner_head(doc, mention, owner, rules), "inner_word")
+            _grow(mention, owner, _inner_head(doc, mention, owner, rules, cased), "inner_word")
         if mention.label in PERSON_LABELS:
             _shrink_left(mention, owner, _title_end(doc, mention, rules), "trim_title")
             for other in _nickname_parts(doc, mention, owner):
@@ -369,14 +375,20 @@ def _inner_tail(doc: Doc, mention: Mention, owner, rules: RuleSet) -> Optional[T
     return mention.start, end
 
 
-def _inner_head(doc: Doc, mention: Mention, owner, rules: RuleSet) -> Optional[Tuple[int, int]]:
+def _inner_head(
+    doc: Doc, mention: Mention, owner, rules: RuleSet, cased: bool
+) -> Optional[Tuple[int, int]]:
     """"Sexuality Health Program" + "Gender and " before it, "Women's Hospital" +
-    "Brigham and ": an institution's name over an inner "and", "&" or "of"
-    to the capitalised words before it on the same line."""
+    "Brigham and ": an institution's name over an inner "and", "&", "of" (in
+    mixed case also "for", "on") to the capitalised words before it on the
+    same line."""
     word = mention.start - 1
     if mention.label not in INNER_WORD_LABELS or word < 1 or not _capitalised(doc[mention.start]):
         return None
-    if doc[word].lower_ not in INNER_WORDS | {"and"} or _joined(doc, word - 1) != " " or _joined(doc, word) != " ":
+    joiners = INNER_WORDS | {"and"} if cased else ONE_CASE_HEAD_JOINERS
+    if doc[word].lower_ not in joiners:
+        return None
+    if _joined(doc, word - 1) != " " or _joined(doc, word) != " ":
         return None
     not_names = set().union(*(rules.lists.get(name, ()) for name in NOT_NAME_LISTS))
     start = word
