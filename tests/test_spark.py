@@ -273,6 +273,30 @@ def test_cli_resumes_and_continues_the_mapping(spark, model_dir, records, refere
     assert pending(notes, done).count() == 0
 
 
+@needs_spark
+def test_the_mapping_and_done_ids_a_run_read_ignore_its_own_writes(spark, tmp_path):
+    """A run appends to the datasets it read; what it read must not change
+    with them (Spark would re-read the files when the write drops its cache,
+    and release notes with the state the run had just written)."""
+    mapping, output = str(tmp_path / "mapping"), str(tmp_path / "out")
+    schema = "patient_id string, seed string, state string"
+    spark_io.write_mapping(spark.createDataFrame([("P1", SEED, "{}")], schema), mapping, 1)
+    spark.createDataFrame([("n1",)], "note_id string").write.parquet(output)
+    # cached and counted, as the command does with its result before writing
+    prior = spark_io.read_mapping(spark, mapping).persist()
+    done = spark_io.read_done(spark, output, spark_io.PARQUET).persist()
+    assert prior.count() == done.count() == 1
+    later = spark.createDataFrame([("P1", SEED, '{"date_offset": 5}'), ("P2", SEED, "{}")], schema)
+    spark_io.write_mapping(later, mapping, generation=2)
+    spark.createDataFrame([("n2",)], "note_id string").write.mode("append").parquet(output)
+    assert [tuple(r) for r in prior.collect()] == [("P1", SEED, "{}")]
+    assert [r.note_id for r in done.collect()] == ["n1"]
+    prior.unpersist(), done.unpersist()
+    # read again, both see the new rows
+    assert spark_io.read_mapping(spark, mapping).count() == 2
+    assert spark_io.read_done(spark, output, spark_io.PARQUET).count() == 2
+
+
 def test_cli_refuses_a_mapping_inside_the_output(tmp_path, model_dir):
     args = ["deidentify-spark", str(tmp_path / "in.jsonl"), str(tmp_path / "out")]
     args += ["--model", model_dir, "--seed", SEED, "--mapping", str(tmp_path / "out" / "m")]

@@ -163,9 +163,9 @@ def deidentify_spark_cli(
         spark_io.write_mapping(result.mapping, mapping)
     else:
         msg.warn("No --mapping: a later run cannot continue these patients' numbering")
-    # Counted (above) before the notes are written: writing to OUTPUT makes
-    # Spark drop the cached result (it read OUTPUT for the resume), and a
-    # recount would run the job again against the new OUTPUT.
+    # The done ids and the mapping rows were read frozen (spark_io.frozen):
+    # the two writes above and below cannot make Spark recompute the cached
+    # result against the files this run adds.
     spark_io.write_notes(result.notes, output_path, out_format)
     result.unpersist()
     seconds = time.perf_counter() - started

@@ -127,11 +127,25 @@ def exists(spark: SparkSession, path: str) -> bool:
 
 
 def read_done(spark: SparkSession, path: str, fmt: str) -> Optional[DataFrame]:
-    """The note ids of an earlier run's output at `path`, or None if there is none."""
+    """The note ids of an earlier run's output at `path`, or None if there is
+    none; frozen as they are now (see `frozen`)."""
     if not exists(spark, path):
         return None
     reader = spark.read.schema("note_id string")
-    return reader.json(path) if fmt == JSONL else reader.parquet(path)
+    return frozen(reader.json(path) if fmt == JSONL else reader.parquet(path))
+
+
+def frozen(frame: DataFrame) -> DataFrame:
+    """`frame` read now, once, and kept on the executors (a local checkpoint).
+
+    A run reads the output and the mapping dataset and then appends to both.
+    Spark re-reads a path after a write to it: a cached result that depends on
+    the path is dropped and computed again, and the mapping rows the run just
+    wrote would give this run's patients a state they already have, so the
+    notes written would differ from those the mapping was written for. A
+    frozen frame no longer depends on the files. If an executor holding it is
+    lost, the job fails rather than read the newer files."""
+    return frame.localCheckpoint(eager=True)
 
 
 def write_notes(notes: DataFrame, path: str, fmt: str) -> None:
@@ -144,12 +158,13 @@ def write_notes(notes: DataFrame, path: str, fmt: str) -> None:
 
 
 def read_mapping(spark: SparkSession, path: str) -> Optional[DataFrame]:
-    """The latest mapping row of each patient (patient_id, seed, state), or None."""
+    """The latest mapping row of each patient (patient_id, seed, state), or
+    None; frozen as they are now (see `frozen`)."""
     if not exists(spark, path):
         return None
     rows = spark.read.schema(MAPPING_FILE_SCHEMA).parquet(path)
     latest = Window.partitionBy("patient_id").orderBy(F.col("generation").desc())
-    return (
+    return frozen(
         rows.withColumn("_deid_rank", F.row_number().over(latest))
         .where(F.col("_deid_rank") == 1)
         .select("patient_id", "seed", "state")
