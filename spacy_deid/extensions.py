@@ -141,6 +141,11 @@ def token_feature_values(doc: Doc, name: str) -> Sequence[Any]:
     return [_get_token_feature(token, name, default) for token in doc]
 
 
+def has_token_feature(doc: Doc, name: str) -> bool:
+    """Whether a component set the feature `name` on this Doc's tokens."""
+    return any(_is_store_key(key) and name in value for key, value in doc.user_data.items())
+
+
 def set_token_feature_values(doc: Doc, name: str, values: Sequence[Any]) -> None:
     """Set the feature `name` of every token of the Doc at once (one value per token)."""
     if name not in TOKEN_FEATURES:

@@ -444,6 +444,38 @@ def test_a_ward_and_its_number_without_a_move(reconciler_pipeline_nlp, text, war
     assert found == wards
 
 
+@pytest.mark.parametrize("text, name, kept", [
+    # a charting word no name list knows, capitalised because it starts a sentence or line
+    ("Bronch revealed small plugs. Sats stable.", "Bronch", False),
+    ("Tolerating feeds well. Ampho dose increased.", "Ampho", False),
+    ("Abd soft.\nSmear of brown stool sent.", "Smear", False),
+    ("Abd soft!  Smear of brown stool sent.", "Smear", False),
+    # a name list knows it, or a cue stands near it
+    ("Family in. Harrowgate visited with the team.", "Harrowgate", True),
+    ("Family in.\nRosalind called twice tonight.", "Rosalind", True),
+    ("Plan reviewed. Vandersloot, MD aware of labs.", "Vandersloot", True),
+    # not at the start of a sentence: other rules decide
+    ("Family meeting with Vandersloot today.", "Vandersloot", True),
+    ("Plan: Vandersloot to call back.", "Vandersloot", True),
+    # one capitalised word only: a name written with an inner capital is left alone
+    ("Note reviewed.\nMcQuennell will follow up.", "McQuennell", True),
+])
+def test_a_sentence_start_word_no_name_list_knows_is_no_name(names_nlp, text, name, kept):
+    doc = names_nlp.make_doc(text)
+    start = text.index(name)
+    doc.ents = [doc.char_span(start, start + len(name), label=labels.PATIENT)]
+    for component in ("deid_lexicon", "deid_reconciler"):
+        doc = names_nlp.get_pipe(component)(doc)
+    assert [e.text for e in doc.ents] == ([name] if kept else [])
+
+
+def test_without_name_lists_a_sentence_start_name_is_kept(reconciler_nlp):
+    """No `deid_lexicon`: no list was asked, so "no list knows it" is no evidence."""
+    doc = build(reconciler_nlp, "Family in. Quennell visited with the team.", "Quennell", labels.PATIENT)
+    doc = reconciler_nlp.get_pipe("deid_reconciler")(doc)
+    assert [e.text for e in doc.ents] == ["Quennell"]
+
+
 @pytest.fixture(scope="module")
 def reconciler_pipeline_nlp():
     nlp = spacy.blank("en")

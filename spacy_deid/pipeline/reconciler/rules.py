@@ -53,6 +53,11 @@ Rule fields:
     cased_line_only  (optional, with cased_only) fire only when the mention's
                  own line has a lower-case word: an ALL-CAPS line or header of a
                  mixed-case note is written in one case too
+    sentence_start_only  (optional) fire only on a mention that starts a
+                 sentence: the note, a line or a sentence (after . ! ?) begins
+                 with it, where any charting word is capitalised
+    needs_lexicon  (optional) fire only when `deid_lexicon` tagged the note: a
+                 rule for words no name list knows has no evidence without lists
     unless_full_name  (optional) the rule never fires on a mention of two or
                  more words whose first word a first-name list knows and another
                  word a first-name or surname list knows ("ABEL FORMBY",
@@ -134,6 +139,8 @@ class Rule:
     unless_tags_except: Optional[str] = None
     unless_after_tags: FrozenSet[str] = frozenset()
     cased_line_only: bool = False
+    sentence_start_only: bool = False
+    needs_lexicon: bool = False
     description: str = field(default="", compare=False)
 
 
@@ -286,6 +293,8 @@ class RuleSet:
             unless_tags_except=raw.get("unless_tags_except") or None,
             unless_after_tags=frozenset(raw.get("unless_after_tags") or ()),
             cased_line_only=bool(raw.get("cased_line_only", False)),
+            sentence_start_only=bool(raw.get("sentence_start_only", False)),
+            needs_lexicon=bool(raw.get("needs_lexicon", False)),
             description=raw.get("description", ""),
         )
 

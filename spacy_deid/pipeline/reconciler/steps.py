@@ -14,7 +14,7 @@ from spacy.attrs import LOWER, ORTH
 from spacy.tokens import Doc, Token
 
 from ... import labels
-from ...extensions import token_feature_values
+from ...extensions import has_token_feature, token_feature_values
 from .rules import Rule, RuleSet, normalize_value
 
 NER_SOURCE = "ner"
@@ -219,6 +219,20 @@ def line_has_lower_case(doc: Doc, mention: Mention) -> bool:
     return any(t.is_alpha and not t.is_upper for t in doc[start:end])
 
 
+SENTENCE_ENDS = frozenset(".!?")
+
+
+def starts_sentence(doc: Doc, mention: Mention) -> bool:
+    """Whether the mention starts the note, a line or a sentence (the token
+    before it, spaces skipped, ends one with . ! or ?)."""
+    i = mention.start - 1
+    while i >= 0 and doc[i].is_space:
+        if "\n" in doc[i].text:
+            return True
+        i -= 1
+    return i < 0 or "\n" in doc[i].whitespace_ or doc[i].text in SENTENCE_ENDS
+
+
 def mention_source(mention: Mention) -> str:
     """Where a mention came from: "ner", "rule" (from "rule:<pattern id>"), ..."""
     return mention.provenance[0].split(":", 1)[0] if mention.provenance else ""
@@ -263,6 +277,10 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
     if rule.unless_after_tags and after_tagged_word(doc, mention, rule.unless_after_tags):
         return False
     if rule.cased_line_only and not line_has_lower_case(doc, mention):
+        return False
+    if rule.sentence_start_only and not starts_sentence(doc, mention):
+        return False
+    if rule.needs_lexicon and not has_token_feature(doc, "lexicon"):
         return False
     if rule.kind == "context":
         return context_fires(doc, mention, rule, rules)
