@@ -257,6 +257,9 @@ def dates(nlp, text):
     # a day, a month and a two-digit year, in any case
     ("Nursing Progress Note 28 Oct, 88 0700-1900", "28 Oct, 88"),
     ("NSG NOTE 2 NOV 96 NIGHTS", "2 NOV 96"),
+    # a month and a day in lower case; a full date glued to a word by a hyphen
+    ("etoh last used in may 15, per wife", "may 15"),
+    ("seen in clinic jan 3rd for f/u", "jan 3rd"),
 ])
 def test_month_day_dates_found(rules_nlp, text, expected):
     assert expected in dates(rules_nlp, text)
@@ -275,6 +278,10 @@ def test_month_day_dates_found(rules_nlp, text, expected):
     "pt may 15 min walk with pt",
     "took 2 may 50 mg doses",
     "given 5 mar 12 units",
+    "pt may 2 units of prbc",
+    "insulin dec 10 today",
+    "may 15% improvement",
+    "pain scale 5-9/2 today",
 ])
 def test_month_day_negatives(rules_nlp, text):
     assert dates(rules_nlp, text) == []
@@ -292,6 +299,31 @@ def test_id_values_are_not_decimals(text, expected):
     nlp.initialize()
     doc = nlp(text)
     assert [s.text for s in doc.spans[DEFAULT_SPANS_KEY] if labels.CATEGORY_OF[s.label_] == labels.ID_CATEGORY] == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("LITHIUM TOXICITY-9/2/92. ALLERGIES: NKDA", ["9/2/92"]),
+    ("PAIN 5-9/2 TODAY", []),  # a range and a fraction, no date
+])
+def test_a_full_date_glued_to_a_word_by_a_hyphen(text, expected):
+    from spacy_deid.tokenizer import blank_deid
+
+    nlp = blank_deid()  # the package's tokenizer splits the hyphen off the word
+    nlp.add_pipe("deid_phi_rules")
+    nlp.initialize()
+    assert dates(nlp, text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("per PG 33445 if questions", [("33445", labels.PHONE)]),
+    ("see pg 2 of the consent", []),
+    ("start IV insulin per U Maryland scale", [("U Maryland", labels.ORGANIZATION)]),
+    ("CONSULT FROM U OF MICHIGAN TEAM", [("U OF MICHIGAN", labels.ORGANIZATION)]),
+    ("given 10 U Regular insulin", []),
+])
+def test_pagers_and_short_university_names(rules_nlp, text, expected):
+    doc = rules_nlp(text)
+    assert [(s.text, s.label_) for s in doc.spans[DEFAULT_SPANS_KEY]] == expected
 
 
 # --- hospitals and wards after a move (patterns *-after-transfer) ---------------
