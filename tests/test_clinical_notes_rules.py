@@ -302,7 +302,7 @@ def test_id_values_are_not_decimals(text, expected):
 
 
 @pytest.mark.parametrize("text,expected", [
-    ("S/P FALL-4/7/91. MEDS: NONE", ["4/7/91"]),
+    ("S/P SURGERY-4/7/91. MEDS: NONE", ["4/7/91"]),
     ("PAIN 5-9/2 TODAY", []),  # a range and a fraction, no date
 ])
 def test_a_full_date_glued_to_a_word_by_a_hyphen(text, expected):
