@@ -149,6 +149,11 @@ STYLE_CASES = [
     ("url_without_shape", "Tolerating tube feeds well", "feeds", labels.URL, False),
     ("url_with_domain", "Reads www.moodtracker.example daily", "www.moodtracker.example", labels.URL, True),
     ("username_with_space", "Weaned to ps 5 overnight", "ps 5", labels.USERNAME, False),
+    # a person's name has no digit and no sign such as > & +
+    ("name_with_digit", "Neuro: A&Ox3, follows commands.", "A&Ox3", labels.PATIENT, False),
+    ("name_with_comparison", "Titrate neo to SBP>95 overnight.", "SBP>95", labels.DOCTOR, False),
+    ("name_with_apostrophe", "Seen by Dr. O'Quennell today.", "O'Quennell", labels.DOCTOR, True),
+    ("name_run_into_a_number", "Veteran: Quennell, Abel 4 visits.", "Quennell, Abel 4", labels.PATIENT, True),
 ]
 
 
