@@ -296,6 +296,11 @@ def test_month_day_negatives(rules_nlp, text):
     ("Patient ID: 4471902 on file", ["4471902"]),
     ("ID: temp 100.8 po, cultures sent", []),  # the infectious-disease line of a systems review
     ("ID: Tmax 101.4, on vanco", []),
+    # the value of an ID attribute starts with the identifier; a later number is no ID
+    ("ID: Tmax 101, on vanco", []),
+    ("ID: TEMP TO 104 RECTAL AT 1600", []),
+    ("ID #A-20931 on the wristband", ["A-20931"]),
+    ("Patient ID: no. 4471902 on file", ["4471902"]),
 ])
 def test_id_values_are_not_decimals(text, expected):
     nlp = spacy.blank("en")
