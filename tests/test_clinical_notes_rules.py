@@ -158,7 +158,32 @@ STYLE_CASES = [
     ("name_with_comparison", "Titrate neo to SBP>95 overnight.", "SBP>95", labels.DOCTOR, False),
     ("name_with_apostrophe", "Seen by Dr. O'Quennell today.", "O'Quennell", labels.DOCTOR, True),
     ("name_run_into_a_number", "Veteran: Quennell, Abel 4 visits.", "Quennell, Abel 4", labels.PATIENT, True),
+    # every word of a name is capitalised in a mixed-case note, particles aside
+    ("name_with_lower_case_words", "Lungs clear. Bilat brth snds coarse. Team Aware.", "Bilat brth snds",
+     labels.PATIENT, False),
+    ("name_with_lower_case_word", "Good UO. Pleasant dispositon Tonight.", "Pleasant dispositon", labels.DOCTOR,
+     False),
+    ("name_with_particle", "Lives with Ludo van Quennell in Town.", "Ludo van Quennell", labels.PATIENT, True),
+    ("name_lower_word_after_title", "Seen by Dr. Abel quennell Today.", "Abel quennell", labels.DOCTOR, True),
+    ("name_lower_word_in_lower_case_note", "spoke with abel quennell today", "abel quennell", labels.PATIENT,
+     True),
 ]
+
+
+@pytest.mark.parametrize("text, date, kept", [
+    # a month/day glued to a decimal point is a value of a chain (cardiac output/index/resistance)
+    ("Last CO/CI 4.7/2.6 with SVR 971", "7/2", False),
+    ("CO/CI/SVR 5/2.7/784 on dobutamine", "5/2", False),
+    ("Admitted 11/21.93 with chest pain", "11/21", True),
+    ("Admitted 11/21. Chest pain since.", "11/21", True),
+])
+def test_a_date_glued_to_a_decimal_point_is_a_value(text, date, kept):
+    from spacy_deid.tokenizer import blank_deid
+
+    nlp = blank_deid()  # the package's tokenizer cuts "4.7/2.6" into "4." "7/2" ".6"
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    doc = nlp.get_pipe("deid_reconciler")(build(nlp, text, date, labels.DATE))
+    assert [e.text for e in doc.ents] == ([date] if kept else [])
 
 
 @pytest.mark.parametrize(
@@ -274,6 +299,16 @@ def test_month_day_dates_found(rules_nlp, text, expected):
     assert expected in dates(rules_nlp, text)
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("Worked there from 2005 to 2010.", ["2005", "2010"]),
+    ("Sober until 2008, then relapsed.", ["2008"]),
+    ("Lived in Ohio 2000-2004 with family.", ["2000", "2004"]),
+    ("Fell at home on 8/10 per daughter", ["8/10"]),
+])
+def test_years_and_dates_beside_the_clock_and_pain_negatives(rules_nlp, text, expected):
+    assert dates(rules_nlp, text) == expected
+
+
 @pytest.mark.parametrize("text", [
     "Strength 5/5 in all extremities",
     "Weaned to PS 10/5 overnight",
@@ -291,6 +326,12 @@ def test_month_day_dates_found(rules_nlp, text, expected):
     "insulin dec 10 today",
     "may 15% improvement",
     "pain scale 5-9/2 today",
+    "Then had 8/10 CP, resistant to NTG",
+    "Woke with 6/10 HA, tylenol given",
+    # four-digit times of day, not years
+    "Oriented from 2000 to 2400 overnight.",
+    "1900 - 0700 uneventful shift",
+    "Repeat ptt due 2030.",
 ])
 def test_month_day_negatives(rules_nlp, text):
     assert dates(rules_nlp, text) == []
@@ -513,6 +554,52 @@ def test_a_sentence_start_word_no_name_list_knows_is_no_name(names_nlp, text, na
     for component in ("deid_lexicon", "deid_reconciler"):
         doc = names_nlp.get_pipe(component)(doc)
     assert [e.text for e in doc.ents] == ([name] if kept else [])
+
+
+@pytest.mark.parametrize("text, name, kept", [
+    # a charting word no name list knows, first on a systems-review line
+    ("Lungs clear.\nCV: Aflutter overnight, rate 90s.", "Aflutter", False),
+    ("Lungs clear.\nNeuro- Arousable to voice.", "Arousable", False),
+    ("Lungs clear.\nNEURO: Arousable to voice.", "Arousable", False),
+    ("Lungs clear.\nGI / GU: Ogtube draining well.", "Ogtube", False),
+    # a name list knows it, a header that may open a name, or no header opening the line
+    ("Lungs clear.\nCV: Rosalind called about the rate.", "Rosalind", True),
+    ("Lungs clear.\nSocial: Quennell visited tonight.", "Quennell", True),
+    ("Lungs clear.\nPlan: Quennell to call back.", "Quennell", True),
+    ("Lungs clear, see cv: Quennell to call back.", "Quennell", True),
+])
+def test_a_word_after_a_systems_review_header_no_name_list_knows_is_no_name(names_nlp, text, name, kept):
+    doc = names_nlp.make_doc(text)
+    start = text.index(name)
+    doc.ents = [doc.char_span(start, start + len(name), label=labels.PATIENT)]
+    for component in ("deid_lexicon", "deid_reconciler"):
+        doc = names_nlp.get_pipe(component)(doc)
+    assert [e.text for e in doc.ents] == ([name] if kept else [])
+
+
+def test_a_full_name_the_lists_know_keeps_its_lower_case_word(names_nlp):
+    text = "Family in. Spoke with Abel formby and the Team."
+    doc = names_nlp.make_doc(text)
+    start = text.index("Abel formby")
+    doc.ents = [doc.char_span(start, start + len("Abel formby"), label=labels.PATIENT)]
+    for component in ("deid_lexicon", "deid_reconciler"):
+        doc = names_nlp.get_pipe(component)(doc)
+    assert [e.text for e in doc.ents] == ["Abel formby"]
+
+
+@pytest.mark.parametrize("key, value, error", [
+    ("glued_pattern", "(", "glued_pattern is not a valid regular expression"),
+    ("glued_pattern", "", "glued_pattern must be a regular expression"),
+    ("after_line_header", "no_such_list", "unknown list"),
+])
+def test_bad_rule_options_are_refused(key, value, error):
+    from spacy_deid.pipeline.reconciler.rules import ReconcilerRuleError, RuleSet, make_reconciler_rules
+
+    data = make_reconciler_rules()
+    rule = dict(next(r for r in data["rules"] if r["id"] == "review_line_word_no_name_list_knows"))
+    rule[key] = value
+    with pytest.raises(ReconcilerRuleError, match=error):
+        RuleSet.from_data({"rules": [rule], "lists": data["lists"]}, source="test")
 
 
 def test_without_name_lists_a_sentence_start_name_is_kept(reconciler_nlp):

@@ -53,11 +53,20 @@ Rule fields:
     cased_line_only  (optional, with cased_only) fire only when the mention's
                  own line has a lower-case word: an ALL-CAPS line or header of a
                  mixed-case note is written in one case too
+    glued_pattern  (optional) a regular expression: fire only when it is found
+                 in the characters glued to the mention, written as the (up to)
+                 8 characters before it, a '|' for the mention, and the 8 after
+                 ("4.7/2.6": a digit and a period before the '|' find "7/2" glued
+                 to a decimal)
     sentence_start_only  (optional) fire only on a mention that starts a
                  sentence: the note, a line or a sentence (after . ! ?) begins
                  with it, where any charting word is capitalised
     needs_lexicon  (optional) fire only when `deid_lexicon` tagged the note: a
                  rule for words no name list knows has no evidence without lists
+    after_line_header  (optional) a list name: fire only on a mention that
+                 directly follows a header of that list opening its line, with
+                 its colon or dash ("CV: Aflutter", "Neuro- Pleasant"): the first
+                 word of a systems-review line is capitalised like a sentence's
     unless_full_name  (optional) the rule never fires on a mention of two or
                  more words whose first word a first-name list knows and another
                  word a first-name or surname list knows ("ABEL FORMBY",
@@ -139,8 +148,10 @@ class Rule:
     unless_tags_except: Optional[str] = None
     unless_after_tags: FrozenSet[str] = frozenset()
     cased_line_only: bool = False
+    glued_pattern: Optional[Pattern[str]] = field(default=None, compare=False)
     sentence_start_only: bool = False
     needs_lexicon: bool = False
+    after_line_header: Optional[str] = None
     description: str = field(default="", compare=False)
 
 
@@ -213,6 +224,19 @@ class RuleSet:
     def to_data(self) -> Dict[str, Any]:
         return {"rules": [dict(r) for r in self.raw_rules], "lists": {k: list(v) for k, v in self.raw_lists.items()}}
 
+    @staticmethod
+    def _regex(raw: Dict[str, Any], key: str, where: str) -> Optional[Pattern[str]]:
+        """The optional regular expression `key` of a rule, compiled."""
+        if raw.get(key) is None:
+            return None
+        if not isinstance(raw[key], str) or not raw[key]:
+            raise ReconcilerRuleError(f"{where}: {key} must be a regular expression")
+        try:
+            return re.compile(raw[key])
+        except re.error as err:
+            raise ReconcilerRuleError(
+                f"{where}: {key} is not a valid regular expression ({err})") from None
+
     def _parse(self, raw: Dict[str, Any]) -> Rule:
         rule_id = raw.get("id")
         where = f"{self.source}: rule {rule_id!r}"
@@ -270,6 +294,8 @@ class RuleSet:
             needed.append(raw["unless_attributes"])
         if raw.get("unless_tags_except"):
             needed.append(raw["unless_tags_except"])
+        if raw.get("after_line_header"):
+            needed.append(raw["after_line_header"])
         for name in needed:  # every list a rule names exists, checked at load time
             if name not in self.lists:
                 raise ReconcilerRuleError(f"{where}: unknown list {name!r}")
@@ -293,8 +319,10 @@ class RuleSet:
             unless_tags_except=raw.get("unless_tags_except") or None,
             unless_after_tags=frozenset(raw.get("unless_after_tags") or ()),
             cased_line_only=bool(raw.get("cased_line_only", False)),
+            glued_pattern=self._regex(raw, "glued_pattern", where),
             sentence_start_only=bool(raw.get("sentence_start_only", False)),
             needs_lexicon=bool(raw.get("needs_lexicon", False)),
+            after_line_header=raw.get("after_line_header") or None,
             description=raw.get("description", ""),
         )
 

@@ -233,6 +233,53 @@ def starts_sentence(doc: Doc, mention: Mention) -> bool:
     return i < 0 or "\n" in doc[i].whitespace_ or doc[i].text in SENTENCE_ENDS
 
 
+# What ends a line header: "CV:", "Neuro -", or a dash glued to the header ("Neuro-").
+HEADER_ENDS = frozenset({":", "-", "--"})
+# A header is at most this many tokens ("Neuro status", "GI / GU").
+HEADER_MAX_TOKENS = 4
+
+
+def follows_line_header(doc: Doc, mention: Mention, headers: frozenset) -> bool:
+    """Whether the mention directly follows a header in `headers` that opens its
+    line, with the header's colon or dash ("CV: Aflutter", "Neuro- Pleasant")."""
+    i = mention.start - 1
+    while i >= 0 and doc[i].is_space and "\n" not in doc[i].text:
+        i -= 1
+    if i < 0:
+        return False
+    if doc[i].text in HEADER_ENDS:
+        end = i
+    elif len(doc[i].text) > 1 and doc[i].text.endswith("-"):
+        end = i + 1  # the dash is glued to the header's last word
+    else:
+        return False
+    for start in range(end - 1, max(end - HEADER_MAX_TOKENS, 0) - 1, -1):
+        if line_starts_at(doc, start):
+            words = doc[start:end].text.rstrip("-").replace(" / ", "/")
+            return normalize_value(words) in headers
+    return False
+
+
+def line_starts_at(doc: Doc, i: int) -> bool:
+    """Whether token `i` is the first word of its line (or of the note)."""
+    j = i - 1
+    while j >= 0 and doc[j].is_space:
+        if "\n" in doc[j].text:
+            return True
+        j -= 1
+    return j < 0 or "\n" in doc[j].whitespace_
+
+
+# How many characters on each side of a mention `glued_pattern` sees.
+GLUED_CHARS = 8
+
+
+def glued_text(doc: Doc, mention: Mention) -> str:
+    """The characters around the mention with a '|' in its place: "4." + "|" + ".6. MVO2"."""
+    start, end = doc[mention.start].idx, doc[mention.end - 1].idx + len(doc[mention.end - 1])
+    return doc.text[max(start - GLUED_CHARS, 0):start] + "|" + doc.text[end:end + GLUED_CHARS]
+
+
 def mention_source(mention: Mention) -> str:
     """Where a mention came from: "ner", "rule" (from "rule:<pattern id>"), ..."""
     return mention.provenance[0].split(":", 1)[0] if mention.provenance else ""
@@ -281,6 +328,11 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
     if rule.sentence_start_only and not starts_sentence(doc, mention):
         return False
     if rule.needs_lexicon and not has_token_feature(doc, "lexicon"):
+        return False
+    if rule.glued_pattern is not None and not rule.glued_pattern.search(glued_text(doc, mention)):
+        return False
+    if rule.after_line_header and not follows_line_header(
+            doc, mention, rules.lists[rule.after_line_header]):
         return False
     if rule.kind == "context":
         return context_fires(doc, mention, rule, rules)
