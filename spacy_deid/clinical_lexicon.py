@@ -35,6 +35,7 @@ CLINICAL_LIST = "clinical_vocabulary"
 COMMON_LIST = "common_english"
 CLINICAL_OR_COMMON_LIST = "clinical_or_common"
 ENGLISH_LIST = "english_words"
+ENGLISH_OR_CLINICAL_LIST = "english_or_clinical"  # what a misspelt word is one slip from
 STOP_WORDS_LIST = "english_stop_words"  # spaCy's English stop words ("will", "may", "in")
 
 
@@ -72,6 +73,7 @@ def vocabulary_lists(min_zipf: int = COMMON_ZIPF) -> Dict[str, List[str]]:
         COMMON_LIST: sorted(common),
         CLINICAL_OR_COMMON_LIST: sorted(clinical | common),
         ENGLISH_LIST: sorted(set(common_english(ENGLISH_ZIPF))),
+        ENGLISH_OR_CLINICAL_LIST: sorted(set(common_english(ENGLISH_ZIPF)) | clinical),
         STOP_WORDS_LIST: sorted(STOP_WORDS),
     }
 

@@ -577,6 +577,40 @@ def test_a_word_after_a_systems_review_header_no_name_list_knows_is_no_name(name
     assert [e.text for e in doc.ents] == ([name] if kept else [])
 
 
+@pytest.mark.parametrize("text, name, kept", [
+    # one typing slip from an English or clinical word: a letter swapped, left out, added or changed
+    ("Vitals stable, still Recieving dilantin load.", "Recieving", False),
+    ("Cardizem gtt, will Contiue overnight.", "Contiue", False),
+    ("Given Trazadone with poor effect.", "Trazadone", False),
+    ("BP effected by the Proprofol overnight.", "Proprofol", False),
+    # a name: no English word is one slip away, a list knows it, a cue stands near it, a nickname
+    ("Family meeting with Quennell today.", "Quennell", True),
+    ("Family meeting with Rosalind today.", "Rosalind", True),
+    ("Plan discussed with Dr. Recieving today.", "Recieving", True),
+    ('Close to her brother ("Recieving") in town.', "Recieving", True),
+    # too short to tell a slip from a name
+    ("Line pulled by Swam overnight.", "Swam", True),
+])
+def test_a_misspelt_word_no_name_list_knows_is_no_name(names_nlp, text, name, kept):
+    doc = names_nlp.make_doc(text)
+    start = text.index(name)
+    doc.ents = [doc.char_span(start, start + len(name), label=labels.PATIENT)]
+    for component in ("deid_lexicon", "deid_reconciler"):
+        doc = names_nlp.get_pipe(component)(doc)
+    assert [e.text for e in doc.ents] == ([name] if kept else [])
+
+
+@pytest.mark.parametrize("word, near", [
+    ("recieving", True), ("contiue", True), ("protocoll", True), ("protocall", False), ("metaumcil", True),
+    ("receiving", False), ("quennell", False), ("swam", False), ("rec1eving", False),
+])
+def test_one_typing_slip(word, near):
+    from spacy_deid.pipeline.reconciler.steps import is_near_miss
+
+    words = frozenset({"receiving", "continue", "protocol", "metamucil", "swan"})
+    assert is_near_miss(word, words) is near
+
+
 def test_a_full_name_the_lists_know_keeps_its_lower_case_word(names_nlp):
     text = "Family in. Spoke with Abel formby and the Team."
     doc = names_nlp.make_doc(text)
@@ -591,12 +625,14 @@ def test_a_full_name_the_lists_know_keeps_its_lower_case_word(names_nlp):
     ("glued_pattern", "(", "glued_pattern is not a valid regular expression"),
     ("glued_pattern", "", "glued_pattern must be a regular expression"),
     ("after_line_header", "no_such_list", "unknown list"),
+    ("each_token", True, "match 'near' is for lexicon rules on the whole mention"),
 ])
 def test_bad_rule_options_are_refused(key, value, error):
     from spacy_deid.pipeline.reconciler.rules import ReconcilerRuleError, RuleSet, make_reconciler_rules
 
     data = make_reconciler_rules()
-    rule = dict(next(r for r in data["rules"] if r["id"] == "review_line_word_no_name_list_knows"))
+    rule_id = "name_is_misspelt_word" if key == "each_token" else "review_line_word_no_name_list_knows"
+    rule = dict(next(r for r in data["rules"] if r["id"] == rule_id))
     rule[key] = value
     with pytest.raises(ReconcilerRuleError, match=error):
         RuleSet.from_data({"rules": [rule], "lists": data["lists"]}, source="test")

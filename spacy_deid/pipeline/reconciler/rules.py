@@ -18,7 +18,12 @@ Rule fields:
                  "attribute" the mention lies in the value of an attribute whose
                              normalised name is in the list `attributes`;
                  "lexicon"   the normalised mention text is (`match`="in") or
-                             is not (`match`="not_in") in the list `lexicon`
+                             is not (`match`="not_in") in the list `lexicon`,
+                             or (`match`="near") is one word of at least
+                             NEAR_MIN_LETTERS letters that is not in it but one
+                             typing slip away from a word that is (a letter
+                             left out, added, changed or two swapped:
+                             "Recieving", "Contiue", "Proprofol")
                  "shape"     the regular expression `pattern` is found
                              (`match`="in") or not found (`match`="not_in")
                              in the mention text: what a value of the type
@@ -94,7 +99,7 @@ DEFAULT_LISTS_PATH = DATA_DIR / "reconciler_lists.json"
 
 STEPS = ("correct", "reconcile")
 KINDS = ("context", "attribute", "lexicon", "shape")
-MATCHES = ("in", "not_in")
+MATCHES = ("in", "not_in", "near")
 # Provenance sources a rule can be limited to (the first entry of a mention's trail).
 SOURCES = ("ner", "rule")
 
@@ -278,6 +283,8 @@ class RuleSet:
                 raise ReconcilerRuleError(f"{where}: pattern is not a valid regular expression ({err})") from None
         if kind in ("lexicon", "shape") and raw.get("match", "in") not in MATCHES:
             raise ReconcilerRuleError(f"{where}: match must be one of {MATCHES}")
+        if raw.get("match") == "near" and (kind != "lexicon" or raw.get("each_token")):
+            raise ReconcilerRuleError(f"{where}: match 'near' is for lexicon rules on the whole mention")
         unless_pattern = None
         if raw.get("unless_pattern") is not None:
             if not isinstance(raw["unless_pattern"], str) or not raw["unless_pattern"]:

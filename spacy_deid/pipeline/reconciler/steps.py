@@ -280,6 +280,36 @@ def glued_text(doc: Doc, mention: Mention) -> str:
     return doc.text[max(start - GLUED_CHARS, 0):start] + "|" + doc.text[end:end + GLUED_CHARS]
 
 
+# A typing slip is only told from a name in words this long: "Swan" is one
+# letter from "swat", "Bell" from "belt".
+NEAR_MIN_LETTERS = 5
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def one_slip_away(word: str) -> Iterable[str]:
+    """Every string one typing slip from `word`: a letter left out, two
+    neighbours swapped, one changed or one added (Damerau-Levenshtein 1)."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    for left, right in splits:
+        if right:
+            yield left + right[1:]
+            if len(right) > 1:
+                yield left + right[1] + right[0] + right[2:]
+            for letter in LETTERS:
+                yield left + letter + right[1:]
+        for letter in LETTERS:
+            yield left + letter + right
+
+
+def is_near_miss(text: str, words: frozenset) -> bool:
+    """Whether `text` is one word of NEAR_MIN_LETTERS letters or more that is
+    not in `words` but one typing slip from one that is ("Recieving")."""
+    word = text.lower()
+    if len(word) < NEAR_MIN_LETTERS or not word.isalpha() or word in words:
+        return False
+    return any(variant in words for variant in one_slip_away(word) if variant != word)
+
+
 def mention_source(mention: Mention) -> str:
     """Where a mention came from: "ner", "rule" (from "rule:<pattern id>"), ..."""
     return mention.provenance[0].split(":", 1)[0] if mention.provenance else ""
@@ -343,6 +373,8 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
     if rule.kind == "shape":
         found = rule.pattern.search(doc[mention.start: mention.end].text) is not None
         return found if rule.match == "in" else not found
+    if rule.match == "near":
+        return is_near_miss(doc[mention.start: mention.end].text, rules.lists[rule.lexicon])
     if rule.each_token:
         found = all_words_in(doc[mention.start: mention.end], rules.lists[rule.lexicon])
     else:
