@@ -299,6 +299,19 @@ def test_month_day_dates_found(rules_nlp, text, expected):
     assert expected in dates(rules_nlp, text)
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("A/P: stable, pod #1 s/p cabg", []),
+    ("POD 2 after the valve repair", []),
+    ("Moved to Pod C today", [("C", labels.ROOM)]),
+    ("Last CO/CI 5.6/2.2 with SVR 971", []),
+    ("Lives in Omaha NE and works there", [("NE", labels.STATE)]),
+])
+def test_post_operative_days_and_slashed_abbreviations(rules_nlp, text, expected):
+    doc = rules_nlp(text)
+    found = [(s.text, s.label_) for s in doc.spans[DEFAULT_SPANS_KEY] if s.label_ in (labels.ROOM, labels.STATE)]
+    assert found == expected
+
+
 @pytest.mark.parametrize("text,expected", [
     ("Worked there from 2005 to 2010.", ["2005", "2010"]),
     ("Sober until 2008, then relapsed.", ["2008"]),
@@ -598,6 +611,12 @@ def test_a_misspelt_word_no_name_list_knows_is_no_name(names_nlp, text, name, ke
     for component in ("deid_lexicon", "deid_reconciler"):
         doc = names_nlp.get_pipe(component)(doc)
     assert [e.text for e in doc.ents] == ([name] if kept else [])
+
+
+@pytest.mark.parametrize("word", ["Vanco", "dilt", "Amio", "Imdur", "MICU"])
+def test_drips_by_their_short_forms_are_clinical_vocabulary(reconciler_nlp, word):
+    doc = build(reconciler_nlp, f"Remains on {word} overnight, stable.", word, labels.CITY)
+    assert reconciler_nlp.get_pipe("deid_reconciler")(doc).ents == ()
 
 
 @pytest.mark.parametrize("word, near", [
