@@ -299,6 +299,22 @@ def test_month_day_dates_found(rules_nlp, text, expected):
     assert expected in dates(rules_nlp, text)
 
 
+@pytest.mark.parametrize("text, phone", [
+    ("Daughter: CELL-692 673-3025, call first", "692 673-3025"),
+    ("HOME-692-671-9309 after 5pm", "692-671-9309"),
+    ("Pt on 692 673-3025 today", "692 673-3025"),
+    ("Level HU-2096 on CT", None),
+    ("Code-1234567 on file", None),
+])
+def test_a_phone_number_glued_to_its_label_by_a_hyphen(rules_nlp, text, phone):
+    doc = rules_nlp(text)
+    found = [s.text for s in doc.spans[DEFAULT_SPANS_KEY] if s.label_ == labels.PHONE]
+    if phone is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and found[0].endswith(phone)
+
+
 @pytest.mark.parametrize("text, expected", [
     ("A/P: stable, pod #1 s/p cabg", []),
     ("POD 2 after the valve repair", []),
