@@ -145,6 +145,12 @@ STYLE_CASES = [
     ("uncased_ward_and_number", "TRANSFER TO BLAKEMORE 4 IN AM", "BLAKEMORE 4", labels.DEPARTMENT, True),
     ("uncased_place_no_evidence", "MIXED VENOUS FROM DISTAL PORT", "DISTAL PORT", labels.LOCATION_OTHER, False),
     ("uncased_place_address_cue", "LIVES IN HARTWELL WITH WIFE", "HARTWELL", labels.CITY, True),
+    ("uncased_room_phrase", "PT SEDATED ON PROPOFOL 134 MCGS, FENTANYL 200MCGS TONIGHT",
+     "PROPOFOL 134 MCGS, FENTANYL 200MCGS", labels.ROOM, False),
+    ("uncased_room_after_cue", "MOVED TO ROOM 12 EAST TODAY", "12 EAST", labels.ROOM, True),
+    ("uncased_room_ward_and_number", "TRANSFER TO BLAKEMORE 4 IN AM", "BLAKEMORE 4", labels.ROOM, True),
+    ("cased_room_phrase_left_alone", "Moved to Harbor Adult Network today", "Harbor Adult Network",
+     labels.ROOM, True),
     # values need the shape of their type
     ("email_without_at", "Strict i&o overnight", "i&o", labels.EMAIL, False),
     ("email_with_at", "Daughter writes to ann.poe@example.org", "ann.poe@example.org", labels.EMAIL, True),
