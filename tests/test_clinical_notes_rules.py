@@ -145,6 +145,8 @@ STYLE_CASES = [
     ("uncased_ward_and_number", "TRANSFER TO BLAKEMORE 4 IN AM", "BLAKEMORE 4", labels.DEPARTMENT, True),
     ("uncased_place_no_evidence", "MIXED VENOUS FROM DISTAL PORT", "DISTAL PORT", labels.LOCATION_OTHER, False),
     ("uncased_place_address_cue", "LIVES IN HARTWELL WITH WIFE", "HARTWELL", labels.CITY, True),
+    ("relation_word_alone", "Family meeting w/ wife, son and grandson today", "son", labels.PATIENT, False),
+    ("relation_word_in_capitals", "SPOKE W/HUSBAND, NEPHEW ON PHONE", "NEPHEW", labels.PATIENT, False),
     ("uncased_room_phrase", "PT SEDATED ON PROPOFOL 134 MCGS, FENTANYL 200MCGS TONIGHT",
      "PROPOFOL 134 MCGS, FENTANYL 200MCGS", labels.ROOM, False),
     ("uncased_room_after_cue", "MOVED TO ROOM 12 EAST TODAY", "12 EAST", labels.ROOM, True),
@@ -200,6 +202,11 @@ def test_a_date_glued_to_a_decimal_point_is_a_value(text, date, kept):
 def test_evidence_rules(reconciler_nlp, text, mention, label, kept):
     doc = reconciler_nlp.get_pipe("deid_reconciler")(build(reconciler_nlp, text, mention, label))
     assert [(e.text, e.label_) for e in doc.ents] == ([(mention, label)] if kept else [])
+
+
+def test_a_relation_word_a_pattern_took_for_a_name_is_dropped(reconciler_nlp):
+    doc = build(reconciler_nlp, "SOCIAL WIFE, SON DISCUSSED SITUATION", "SON", labels.PATIENT, source="rule")
+    assert reconciler_nlp.get_pipe("deid_reconciler")(doc).ents == ()
 
 
 def test_a_word_and_a_number_called_a_username_is_a_ward(reconciler_nlp):
