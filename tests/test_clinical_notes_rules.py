@@ -182,8 +182,8 @@ STYLE_CASES = [
     # a month/day glued to a decimal point is a value of a chain (cardiac output/index/resistance)
     ("Last CO/CI 4.7/2.6 with SVR 971", "7/2", False),
     ("CO/CI/SVR 5/2.7/784 on dobutamine", "5/2", False),
-    ("Admitted 11/21.93 with chest pain", "11/21", True),
-    ("Admitted 11/21. Chest pain since.", "11/21", True),
+    ("Admitted 3/14.91 with chest pain", "3/14", True),
+    ("Admitted 3/14. Chest pain since.", "3/14", True),
 ])
 def test_a_date_glued_to_a_decimal_point_is_a_value(text, date, kept):
     from spacy_deid.tokenizer import blank_deid
@@ -345,7 +345,7 @@ def test_post_operative_days_and_slashed_abbreviations(rules_nlp, text, expected
     ("Worked there from 2005 to 2010.", ["2005", "2010"]),
     ("Sober until 2008, then relapsed.", ["2008"]),
     ("Lived in Ohio 2000-2004 with family.", ["2000", "2004"]),
-    ("Fell at home on 8/10 per daughter", ["8/10"]),
+    ("Fell at home on 9/12 per daughter", ["9/12"]),
 ])
 def test_years_and_dates_beside_the_clock_and_pain_negatives(rules_nlp, text, expected):
     assert dates(rules_nlp, text) == expected
@@ -368,7 +368,7 @@ def test_years_and_dates_beside_the_clock_and_pain_negatives(rules_nlp, text, ex
     "insulin dec 10 today",
     "may 15% improvement",
     "pain scale 5-9/2 today",
-    "Then had 8/10 CP, resistant to NTG",
+    "Then had 6/10 CP, resistant to NTG",
     "Woke with 6/10 HA, tylenol given",
     # four-digit times of day, not years
     "Oriented from 2000 to 2400 overnight.",
