@@ -653,7 +653,7 @@ def test_drips_by_their_short_forms_are_clinical_vocabulary(reconciler_nlp, word
     ("receiving", False), ("quennell", False), ("swam", False), ("rec1eving", False),
 ])
 def test_one_typing_slip(word, near):
-    from spacy_deid.pipeline.reconciler.steps import is_near_miss
+    from spacy_deid.pipeline.reconciler.typing_slips import is_near_miss
 
     words = frozenset({"receiving", "continue", "protocol", "metamucil", "swan"})
     assert is_near_miss(word, words) is near

@@ -16,6 +16,8 @@ from spacy.tokens import Doc, Token
 from ... import labels
 from ...extensions import has_token_feature, token_feature_values
 from .rules import Rule, RuleSet, normalize_value
+from .surroundings import follows_line_header, glued_text
+from .typing_slips import is_near_miss
 
 NER_SOURCE = "ner"
 RULE_SOURCE = "rule"
@@ -233,83 +235,6 @@ def starts_sentence(doc: Doc, mention: Mention) -> bool:
     return i < 0 or "\n" in doc[i].whitespace_ or doc[i].text in SENTENCE_ENDS
 
 
-# What ends a line header: "CV:", "Neuro -", or a dash glued to the header ("Neuro-").
-HEADER_ENDS = frozenset({":", "-", "--"})
-# A header is at most this many tokens ("Neuro status", "GI / GU").
-HEADER_MAX_TOKENS = 4
-
-
-def follows_line_header(doc: Doc, mention: Mention, headers: frozenset) -> bool:
-    """Whether the mention directly follows a header in `headers` that opens its
-    line, with the header's colon or dash ("CV: Aflutter", "Neuro- Pleasant")."""
-    i = mention.start - 1
-    while i >= 0 and doc[i].is_space and "\n" not in doc[i].text:
-        i -= 1
-    if i < 0:
-        return False
-    if doc[i].text in HEADER_ENDS:
-        end = i
-    elif len(doc[i].text) > 1 and doc[i].text.endswith("-"):
-        end = i + 1  # the dash is glued to the header's last word
-    else:
-        return False
-    for start in range(end - 1, max(end - HEADER_MAX_TOKENS, 0) - 1, -1):
-        if line_starts_at(doc, start):
-            words = doc[start:end].text.rstrip("-").replace(" / ", "/")
-            return normalize_value(words) in headers
-    return False
-
-
-def line_starts_at(doc: Doc, i: int) -> bool:
-    """Whether token `i` is the first word of its line (or of the note)."""
-    j = i - 1
-    while j >= 0 and doc[j].is_space:
-        if "\n" in doc[j].text:
-            return True
-        j -= 1
-    return j < 0 or "\n" in doc[j].whitespace_
-
-
-# How many characters on each side of a mention `glued_pattern` sees.
-GLUED_CHARS = 8
-
-
-def glued_text(doc: Doc, mention: Mention) -> str:
-    """The characters around the mention with a '|' in its place: "4." + "|" + ".6. MVO2"."""
-    start, end = doc[mention.start].idx, doc[mention.end - 1].idx + len(doc[mention.end - 1])
-    return doc.text[max(start - GLUED_CHARS, 0):start] + "|" + doc.text[end:end + GLUED_CHARS]
-
-
-# A typing slip is only told from a name in words this long: "Swan" is one
-# letter from "swat", "Bell" from "belt".
-NEAR_MIN_LETTERS = 5
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-
-def one_slip_away(word: str) -> Iterable[str]:
-    """Every string one typing slip from `word`: a letter left out, two
-    neighbours swapped, one changed or one added (Damerau-Levenshtein 1)."""
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    for left, right in splits:
-        if right:
-            yield left + right[1:]
-            if len(right) > 1:
-                yield left + right[1] + right[0] + right[2:]
-            for letter in LETTERS:
-                yield left + letter + right[1:]
-        for letter in LETTERS:
-            yield left + letter + right
-
-
-def is_near_miss(text: str, words: frozenset) -> bool:
-    """Whether `text` is one word of NEAR_MIN_LETTERS letters or more that is
-    not in `words` but one typing slip from one that is ("Recieving")."""
-    word = text.lower()
-    if len(word) < NEAR_MIN_LETTERS or not word.isalpha() or word in words:
-        return False
-    return any(variant in words for variant in one_slip_away(word) if variant != word)
-
-
 def mention_source(mention: Mention) -> str:
     """Where a mention came from: "ner", "rule" (from "rule:<pattern id>"), ..."""
     return mention.provenance[0].split(":", 1)[0] if mention.provenance else ""
@@ -359,10 +284,11 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
         return False
     if rule.needs_lexicon and not has_token_feature(doc, "lexicon"):
         return False
-    if rule.glued_pattern is not None and not rule.glued_pattern.search(glued_text(doc, mention)):
+    if rule.glued_pattern is not None and not rule.glued_pattern.search(
+            glued_text(doc, mention.start, mention.end)):
         return False
     if rule.after_line_header and not follows_line_header(
-            doc, mention, rules.lists[rule.after_line_header]):
+            doc, mention.start, rules.lists[rule.after_line_header]):
         return False
     if rule.kind == "context":
         return context_fires(doc, mention, rule, rules)
