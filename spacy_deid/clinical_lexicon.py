@@ -68,12 +68,13 @@ def vocabulary_lists(min_zipf: int = COMMON_ZIPF) -> Dict[str, List[str]]:
     """The reconciler's vocabulary lists, sorted (deterministic)."""
     clinical = set(load_clinical_lexicon()) | set(hand_vocabulary())
     common = set(common_english(min_zipf))
+    english = set(common_english(ENGLISH_ZIPF))
     return {
         CLINICAL_LIST: sorted(clinical),
         COMMON_LIST: sorted(common),
         CLINICAL_OR_COMMON_LIST: sorted(clinical | common),
-        ENGLISH_LIST: sorted(set(common_english(ENGLISH_ZIPF))),
-        ENGLISH_OR_CLINICAL_LIST: sorted(set(common_english(ENGLISH_ZIPF)) | clinical),
+        ENGLISH_LIST: sorted(english),
+        ENGLISH_OR_CLINICAL_LIST: sorted(english | clinical),
         STOP_WORDS_LIST: sorted(STOP_WORDS),
     }
 

@@ -573,6 +573,16 @@ def test_a_ward_and_its_number_without_a_move(reconciler_pipeline_nlp, text, war
     assert found == wards
 
 
+def names_after_lexicon_and_reconciler(nlp, text, name):
+    """The entities left when `name` is given to the lexicon and the reconciler as an NER PATIENT."""
+    doc = nlp.make_doc(text)
+    start = text.index(name)
+    doc.ents = [doc.char_span(start, start + len(name), label=labels.PATIENT)]
+    for component in ("deid_lexicon", "deid_reconciler"):
+        doc = nlp.get_pipe(component)(doc)
+    return [e.text for e in doc.ents]
+
+
 @pytest.mark.parametrize("text, name, kept", [
     # a charting word no name list knows, capitalised because it starts a sentence or line
     ("Bronch revealed small plugs. Sats stable.", "Bronch", False),
@@ -590,12 +600,7 @@ def test_a_ward_and_its_number_without_a_move(reconciler_pipeline_nlp, text, war
     ("Note reviewed.\nMcQuennell will follow up.", "McQuennell", True),
 ])
 def test_a_sentence_start_word_no_name_list_knows_is_no_name(names_nlp, text, name, kept):
-    doc = names_nlp.make_doc(text)
-    start = text.index(name)
-    doc.ents = [doc.char_span(start, start + len(name), label=labels.PATIENT)]
-    for component in ("deid_lexicon", "deid_reconciler"):
-        doc = names_nlp.get_pipe(component)(doc)
-    assert [e.text for e in doc.ents] == ([name] if kept else [])
+    assert names_after_lexicon_and_reconciler(names_nlp, text, name) == ([name] if kept else [])
 
 
 @pytest.mark.parametrize("text, name, kept", [
@@ -611,12 +616,7 @@ def test_a_sentence_start_word_no_name_list_knows_is_no_name(names_nlp, text, na
     ("Lungs clear, see cv: Quennell to call back.", "Quennell", True),
 ])
 def test_a_word_after_a_systems_review_header_no_name_list_knows_is_no_name(names_nlp, text, name, kept):
-    doc = names_nlp.make_doc(text)
-    start = text.index(name)
-    doc.ents = [doc.char_span(start, start + len(name), label=labels.PATIENT)]
-    for component in ("deid_lexicon", "deid_reconciler"):
-        doc = names_nlp.get_pipe(component)(doc)
-    assert [e.text for e in doc.ents] == ([name] if kept else [])
+    assert names_after_lexicon_and_reconciler(names_nlp, text, name) == ([name] if kept else [])
 
 
 @pytest.mark.parametrize("text, name, kept", [
@@ -634,12 +634,7 @@ def test_a_word_after_a_systems_review_header_no_name_list_knows_is_no_name(name
     ("Line pulled by Swam overnight.", "Swam", True),
 ])
 def test_a_misspelt_word_no_name_list_knows_is_no_name(names_nlp, text, name, kept):
-    doc = names_nlp.make_doc(text)
-    start = text.index(name)
-    doc.ents = [doc.char_span(start, start + len(name), label=labels.PATIENT)]
-    for component in ("deid_lexicon", "deid_reconciler"):
-        doc = names_nlp.get_pipe(component)(doc)
-    assert [e.text for e in doc.ents] == ([name] if kept else [])
+    assert names_after_lexicon_and_reconciler(names_nlp, text, name) == ([name] if kept else [])
 
 
 @pytest.mark.parametrize("word", ["Vanco", "dilt", "Amio", "Imdur", "MICU"])
@@ -661,12 +656,7 @@ def test_one_typing_slip(word, near):
 
 def test_a_full_name_the_lists_know_keeps_its_lower_case_word(names_nlp):
     text = "Family in. Spoke with Abel formby and the Team."
-    doc = names_nlp.make_doc(text)
-    start = text.index("Abel formby")
-    doc.ents = [doc.char_span(start, start + len("Abel formby"), label=labels.PATIENT)]
-    for component in ("deid_lexicon", "deid_reconciler"):
-        doc = names_nlp.get_pipe(component)(doc)
-    assert [e.text for e in doc.ents] == ["Abel formby"]
+    assert names_after_lexicon_and_reconciler(names_nlp, text, "Abel formby") == ["Abel formby"]
 
 
 @pytest.mark.parametrize("key, value, error", [

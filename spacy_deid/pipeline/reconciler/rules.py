@@ -285,15 +285,7 @@ class RuleSet:
             raise ReconcilerRuleError(f"{where}: match must be one of {MATCHES}")
         if raw.get("match") == "near" and (kind != "lexicon" or raw.get("each_token")):
             raise ReconcilerRuleError(f"{where}: match 'near' is for lexicon rules on the whole mention")
-        unless_pattern = None
-        if raw.get("unless_pattern") is not None:
-            if not isinstance(raw["unless_pattern"], str) or not raw["unless_pattern"]:
-                raise ReconcilerRuleError(f"{where}: unless_pattern must be a regular expression")
-            try:
-                unless_pattern = re.compile(raw["unless_pattern"])
-            except re.error as err:
-                raise ReconcilerRuleError(
-                    f"{where}: unless_pattern is not a valid regular expression ({err})") from None
+        unless_pattern = self._regex(raw, "unless_pattern", where)
         unless_tags = raw.get("unless_tags") or ()
         if isinstance(unless_tags, str) or not all(isinstance(t, str) and t for t in unless_tags):
             raise ReconcilerRuleError(f"{where}: unless_tags must be a list of lexicon categories")

@@ -16,7 +16,7 @@ from spacy.tokens import Doc, Token
 from ... import labels
 from ...extensions import has_token_feature, token_feature_values
 from .rules import Rule, RuleSet, normalize_value
-from .surroundings import follows_line_header, glued_text
+from .surroundings import follows_line_header, glued_text, line_starts_at
 from .typing_slips import is_near_miss
 
 NER_SOURCE = "ner"
@@ -227,12 +227,12 @@ SENTENCE_ENDS = frozenset(".!?")
 def starts_sentence(doc: Doc, mention: Mention) -> bool:
     """Whether the mention starts the note, a line or a sentence (the token
     before it, spaces skipped, ends one with . ! or ?)."""
+    if line_starts_at(doc, mention.start):
+        return True
     i = mention.start - 1
-    while i >= 0 and doc[i].is_space:
-        if "\n" in doc[i].text:
-            return True
+    while doc[i].is_space:  # a token that is no space stands before: not a line start
         i -= 1
-    return i < 0 or "\n" in doc[i].whitespace_ or doc[i].text in SENTENCE_ENDS
+    return doc[i].text in SENTENCE_ENDS
 
 
 def mention_source(mention: Mention) -> str:
