@@ -292,8 +292,12 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
         return False
     if rule.kind == "context":
         return context_fires(doc, mention, rule, rules)
-    if rule.unless and cue_distances(doc, mention, rule, rules)[1] is not None:
-        return False  # attribute and lexicon rules: any `unless` cue in the window vetoes
+    if rule.cues or rule.unless:
+        cue_d, unless_d = cue_distances(doc, mention, rule, rules)
+        if unless_d is not None:
+            return False  # attribute, lexicon and shape rules: any `unless` cue in the window vetoes
+        if rule.cues and cue_d is None:
+            return False  # ... and their `cues`, where they have some, must be in it
     if rule.kind == "attribute":
         return in_attribute(mention, rules.lists[rule.attributes], attrs)
     if rule.kind == "shape":
