@@ -252,12 +252,17 @@ PERSON_POSITIVES = [
     ("Seen by Dr. Lee-Park today.", "Lee-Park"),
     ("Dr. Ann Lee Mercy Hospital", "Ann Lee"),
     ("Dr. Smith Tuesday at noon", "Smith"),
+    # an inner capital after O', Mc or Mac
+    ("Dr. Ann Lee and Dr. Oswin O'Tremb spoke with the family.", "Oswin O'Tremb"),
+    ("Seen by Dr. McQuennell today.", "McQuennell"),
+    ("Ann MacTremb-Loh, MD\nAttending", "Ann MacTremb-Loh"),
 ]
 PERSON_NEGATIVES = [
     "Per Lee, MD the dose stays.",
     "Dictated by Dr Buchanan, MD",
     "Denies SI, HI.",
     "Case reviewed with the team, MD to follow.",
+    "Dr. Lee CTs reviewed today.",
 ]
 
 
@@ -268,7 +273,7 @@ def test_person_positive(nlp, text, expected):
 
 @pytest.mark.parametrize("text", PERSON_NEGATIVES)
 def test_person_negative(nlp, text):
-    wrong = {"Per Lee", "Dr Buchanan", "SI", "HI", "Case"}
+    wrong = {"Per Lee", "Dr Buchanan", "SI", "HI", "Case", "Lee CTs"}
     assert not [t for t, lab in hits(nlp, text) if lab == labels.DOCTOR and t in wrong]
 
 
