@@ -7,18 +7,25 @@ import spacy
 from spacy_deid import labels
 
 
-@pytest.fixture(scope="module")
-def nlp():
+def lexicon_and_reconciler(with_patterns=False):
     nlp = spacy.blank("en")
     # "Swan" a town, "Quinton", "Aline" and "Peg" first names, "Section" and "Green" towns
-    # too: the lists that make these words look like names.
+    # too, "Pleasant", "Warm", "Plan" and "Monitor" surnames: the lists that make these words look
+    # like names.
     nlp.add_pipe("deid_lexicon").initialize(
         nlp=nlp, lexicons={"FIRST": ["Quinton", "Aline", "Peg", "Will", "Abel"],
-                           "LAST": ["Swan", "Bell", "Formby"],
+                           "LAST": ["Swan", "Bell", "Formby", "Pleasant", "Warm", "Plan", "Monitor"],
                            "CITY": ["Swan", "Section", "Given", "Green"]},
         frequencies={})
+    if with_patterns:
+        nlp.add_pipe("deid_phi_rules").initialize()
     nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
     return nlp
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return lexicon_and_reconciler()
 
 
 def entities_left(nlp, text, mention, label):
@@ -67,3 +74,63 @@ def test_a_clinical_word_beside_a_device_word_is_the_device(nlp, text, mention, 
 def test_a_phrase_of_english_words_in_capitals_is_no_name(nlp, text, mention, label, kept):
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
 
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # a common English word only a surname list holds, first in a sentence of a mixed-case note
+    ("No complaints of pain. Pleasant. Sleeping well.", "Pleasant", labels.PATIENT, False),
+    ("Left knee swollen.\nWarm to touch, ice applied.", "Warm", labels.PATIENT, False),
+    # a first name, a title, not at a sentence start, or a word no list holds
+    ("Family in. Will called about the plan.", "Will", labels.PATIENT, True),
+    ("Seen today. Dr. Bell aware of the labs.", "Bell", labels.DOCTOR, True),
+    ("Family meeting with Bell today.", "Bell", labels.PATIENT, True),
+    # the shift key held too long ('PLan'), in a mixed-case note
+    ("Urine output low, PLan to give lasix if CVP drops.", "PLan", labels.DOCTOR, False),
+    ("Labs sent, will MOnitor closely overnight.", "MOnitor", labels.DOCTOR, False),
+    ("Spoke with Dr. PLan about the labs.", "PLan", labels.DOCTOR, True),
+    ("Family in, MAcquennell visited.", "MAcquennell", labels.PATIENT, True),
+    # a care-team role in capitals, alone
+    ("Extra dose given per HO after midnight.", "HO", labels.DOCTOR, False),
+    ("Extubated, witnessed by R.N., R.T. and the resident.", "R.N., R.T.", labels.DOCTOR, False),
+    ("Seen by Dr. HO this morning.", "HO", labels.DOCTOR, True),
+    ("Daughter spoke with Ho about the plan.", "Ho", labels.PATIENT, True),
+])
+def test_charting_words_and_role_letters_are_no_names(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, kept", [
+    # a decimal or a range with no age word is a value
+    ("Temp slightly up at 99.5 with bs 154.", "99.5", False),
+    ("CV: 90-100's SR without ectopy.", "90-100's", False),
+    ("HR down from 150-120 to 70-90.", "150-120", False),
+    ("A 91-92 year old man, retired.", "91-92", True),
+])
+def test_a_decimal_or_range_is_an_age_only_with_age_evidence(nlp, text, mention, kept):
+    assert entities_left(nlp, text, mention, labels.AGE) == ([mention] if kept else [])
+
+
+@pytest.fixture(scope="module")
+def rules_nlp():
+    return lexicon_and_reconciler(with_patterns=True)
+
+
+@pytest.mark.parametrize("text, ages", [
+    # a number after 'at' is what a vital sign, a pacing mode or a bed setting measures
+    ("CV: AV paced at 94, no ectopy.", []),
+    ("Pt avpacing at 90, CI 2.0.", []),
+    # ... and an age where none stands before it
+    ("Retired and living alone at 94.", ["94"]),
+    ("Temp normal overnight. Widowed at 92, lives alone.", ["92"]),
+])
+def test_a_number_after_at_is_no_age_after_a_vital_sign(rules_nlp, text, ages):
+    assert [e.text for e in rules_nlp(text).ents if e.label_ == labels.AGE] == ages
+
+
+def test_a_lexicon_rule_with_a_bad_pattern_is_refused():
+    from spacy_deid.pipeline.reconciler.rules import ReconcilerRuleError, RuleSet, make_reconciler_rules
+
+    data = make_reconciler_rules()
+    rule = dict(next(r for r in data["rules"] if r["id"] == "name_is_shift_key_slip"), pattern="(")
+    with pytest.raises(ReconcilerRuleError, match="pattern is not a valid regular expression"):
+        RuleSet.from_data({"rules": [rule], "lists": data["lists"]}, source="test")

@@ -274,6 +274,8 @@ class RuleSet:
                 raise ReconcilerRuleError(f"{where}: a lexicon rule needs 'lexicon'")
             needed.append(raw["lexicon"])
         pattern = None
+        if kind == "lexicon" and raw.get("pattern") is not None:
+            pattern = self._regex(raw, "pattern", where)  # a lexicon rule's pattern narrows it
         if kind == "shape":
             if not raw.get("pattern") or not isinstance(raw["pattern"], str):
                 raise ReconcilerRuleError(f"{where}: a shape rule needs a 'pattern' (a regular expression)")

@@ -303,6 +303,8 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
     if rule.kind == "shape":
         found = rule.pattern.search(doc[mention.start: mention.end].text) is not None
         return found if rule.match == "in" else not found
+    if rule.pattern is not None and not rule.pattern.search(doc[mention.start: mention.end].text):
+        return False  # a lexicon rule with a pattern: the mention must have that shape too
     if rule.match == "near":
         return is_near_miss(doc[mention.start: mention.end].text, rules.lists[rule.lexicon])
     if rule.each_token:
