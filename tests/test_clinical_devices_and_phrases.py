@@ -127,6 +127,23 @@ def test_a_number_after_at_is_no_age_after_a_vital_sign(rules_nlp, text, ages):
     assert [e.text for e in rules_nlp(text).ents if e.label_ == labels.AGE] == ages
 
 
+
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # a drip, a line or a unit by its charting short form, whatever town list holds it
+    ("Afebrile. On IV Flagyl, Vanco, Ceft for now.", "Vanco", labels.CITY, False),
+    ("Rhythm back in afib. Remains off Dilt overnight.", "Dilt", labels.LOCATION_OTHER, False),
+    ("Accepted in transfer this am from CSRU.", "CSRU", labels.HOSPITAL, False),
+    ("Seen by Dr. Vanco this am.", "Vanco", labels.DOCTOR, True),
+    # two words glued by a period: one sentence's end, the next one's start
+    ("Given ativan 2mg IV.has since slept.", "IV.has", labels.PATIENT, False),
+    ("Wean o2 as tol. Transfer to floor.will call family.", "floor.will", labels.LOCATION_OTHER, False),
+    ("Spoke with Dr.Formby today.", "Dr.Formby", labels.DOCTOR, True),
+    ("Has a music channel, gaming.fan11, with many followers.", "gaming.fan11", labels.DEPARTMENT, True),
+    ("Visited by Abel Formby.she stayed late.", "Abel Formby.she", labels.PATIENT, True),
+])
+def test_short_forms_and_glued_sentences_are_no_names(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
 def test_a_lexicon_rule_with_a_bad_pattern_is_refused():
     from spacy_deid.pipeline.reconciler.rules import ReconcilerRuleError, RuleSet, make_reconciler_rules
 
