@@ -144,6 +144,36 @@ def test_a_number_after_at_is_no_age_after_a_vital_sign(rules_nlp, text, ages):
 def test_short_forms_and_glued_sentences_are_no_names(nlp, text, mention, label, kept):
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
 
+
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # a line header written with a dash, and the first word after it
+    ("Line placed.\nP- Trach and peg today.", "P- Trach", labels.DOCTOR, False),
+    ("Labs sent.\nID- Afebrile, cont abx.", "ID- Afebrile", labels.DOCTOR, False),
+    ("Lytes repleted.\nFamily- 3 daughters in to visit.", "Family- 3", labels.DEPARTMENT, False),
+    # a hyphen inside a name
+    ("Visited by Abel Formby-Bell today.", "Abel Formby-Bell", labels.PATIENT, True),
+])
+def test_a_line_header_with_a_dash_opens_no_name(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, label, after", [
+    # a name ending in "Hospital" is a hospital, kept even when its words are common
+    ("63 YO MALE TRANSFERRED FROM GREEN MEADOW HOSPITAL W CHF.", "GREEN MEADOW HOSPITAL",
+     labels.DEPARTMENT, [("GREEN MEADOW HOSPITAL", labels.HOSPITAL)]),
+    ("NO URINE OUTPUT RECORDED FROM QUENNELL HOSP. GIVEN LASIX.", "QUENNELL HOSP",
+     labels.PATIENT, [("QUENNELL HOSP", labels.HOSPITAL)]),
+    # the word alone is no hospital's name
+    ("PT ADMITTED TO HOSPITAL YESTERDAY.", "HOSPITAL", labels.DEPARTMENT, []),
+])
+def test_a_name_ending_in_hospital_is_a_hospital(nlp, text, mention, label, after):
+    doc = nlp.make_doc(text)
+    start = text.index(mention)
+    doc.ents = [doc.char_span(start, start + len(mention), label=label)]
+    for component in ("deid_lexicon", "deid_reconciler"):
+        doc = nlp.get_pipe(component)(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == after
+
 def test_a_lexicon_rule_with_a_bad_pattern_is_refused():
     from spacy_deid.pipeline.reconciler.rules import ReconcilerRuleError, RuleSet, make_reconciler_rules
 
