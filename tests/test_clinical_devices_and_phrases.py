@@ -174,6 +174,17 @@ def test_a_name_ending_in_hospital_is_a_hospital(nlp, text, mention, label, afte
         doc = nlp.get_pipe(component)(doc)
     assert [(e.text, e.label_) for e in doc.ents] == after
 
+
+@pytest.mark.parametrize("text, mention, kept", [
+    # the NER's four-digit DATE after a clock cue is a time of day
+    ("Heparin up for ptt 44, f/u due 2030. Site dry.", "2030", False),
+    ("Back from KUB ~ 1930, both negative.", "1930", False),
+    # a year with no clock cue
+    ("Moved to the city in 2008 with family.", "2008", True),
+])
+def test_four_digits_after_a_clock_cue_are_a_time(nlp, text, mention, kept):
+    assert entities_left(nlp, text, mention, labels.DATE) == ([mention] if kept else [])
+
 def test_a_lexicon_rule_with_a_bad_pattern_is_refused():
     from spacy_deid.pipeline.reconciler.rules import ReconcilerRuleError, RuleSet, make_reconciler_rules
 
