@@ -152,8 +152,12 @@ def test_short_forms_and_glued_sentences_are_no_names(nlp, text, mention, label,
     ("Lytes repleted.\nFamily- 3 daughters in to visit.", "Family- 3", labels.DEPARTMENT, False),
     # a hyphen inside a name
     ("Visited by Abel Formby-Bell today.", "Abel Formby-Bell", labels.PATIENT, True),
+    # a number and then a word: a count or a value with its unit, unless the word is a direction or wing
+    ("L ARM RAISED UP ON 1 PILLOW. SPO2 GOOD.", "1 PILLOW", labels.DEPARTMENT, False),
+    ("HO AWARE. 12 LEAD DONE FOR RHYTHM.", "12 LEAD", labels.DEPARTMENT, False),
+    ("Transferred to 4 West overnight.", "4 West", labels.DEPARTMENT, True),
 ])
-def test_a_line_header_with_a_dash_opens_no_name(nlp, text, mention, label, kept):
+def test_line_headers_and_counts_are_no_names(nlp, text, mention, label, kept):
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
 
 
