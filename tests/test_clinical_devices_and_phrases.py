@@ -9,13 +9,13 @@ from spacy_deid import labels
 
 def lexicon_and_reconciler(with_patterns=False):
     nlp = spacy.blank("en")
-    # "Swan" a town, "Quinton", "Aline" and "Peg" first names, "Section" and "Green" towns
-    # too, "Pleasant", "Warm", "Plan" and "Monitor" surnames: the lists that make these words look
-    # like names.
+    # The lists that make these words look like names: "Swan", "Section", "Green",
+    # "Pillow" and "Lead" towns, "Quinton", "Aline" and "Peg" first names,
+    # "Pleasant", "Warm", "Plan" and "Monitor" surnames too.
     nlp.add_pipe("deid_lexicon").initialize(
         nlp=nlp, lexicons={"FIRST": ["Quinton", "Aline", "Peg", "Will", "Abel"],
                            "LAST": ["Swan", "Bell", "Formby", "Pleasant", "Warm", "Plan", "Monitor"],
-                           "CITY": ["Swan", "Section", "Given", "Green"]},
+                           "CITY": ["Swan", "Section", "Given", "Green", "Pillow", "Lead"]},
         frequencies={})
     if with_patterns:
         nlp.add_pipe("deid_phi_rules").initialize()
