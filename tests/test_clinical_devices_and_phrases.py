@@ -156,6 +156,10 @@ def test_short_forms_and_glued_sentences_are_no_names(nlp, text, mention, label,
     ("L ARM RAISED UP ON 1 PILLOW. SPO2 GOOD.", "1 PILLOW", labels.DEPARTMENT, False),
     ("HO AWARE. 12 LEAD DONE FOR RHYTHM.", "12 LEAD", labels.DEPARTMENT, False),
     ("Transferred to 4 West overnight.", "4 West", labels.DEPARTMENT, True),
+    # a value glued to a word is no part of a person's name
+    ("Calmer overnight. Repositioned Q1-2 hrs.", "Repositioned Q1-2", labels.PATIENT, False),
+    ("Insulin gtt maitained BS<125 overnight.", "maitained BS<125", labels.PATIENT, False),
+    ("Plan to wean, family Quennell 052647 called.", "Quennell 052647", labels.PATIENT, True),
 ])
 def test_line_headers_and_counts_are_no_names(nlp, text, mention, label, kept):
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
