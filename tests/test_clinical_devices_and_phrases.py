@@ -9,13 +9,13 @@ from spacy_deid import labels
 
 def lexicon_and_reconciler(with_patterns=False):
     nlp = spacy.blank("en")
-    # The lists that make these words look like names: "Swan", "Section", "Green",
+    # The lists that make these words look like names: "Swan", "Section", "Stone",
     # "Pillow" and "Lead" towns, "Quinton", "Aline" and "Peg" first names,
     # "Pleasant", "Warm", "Plan" and "Monitor" surnames too.
     nlp.add_pipe("deid_lexicon").initialize(
         nlp=nlp, lexicons={"FIRST": ["Quinton", "Aline", "Peg", "Will", "Abel"],
                            "LAST": ["Swan", "Bell", "Formby", "Pleasant", "Warm", "Plan", "Monitor"],
-                           "CITY": ["Swan", "Section", "Given", "Green", "Pillow", "Lead"]},
+                           "CITY": ["Swan", "Section", "Given", "Stone", "Pillow", "Lead"]},
         frequencies={})
     if with_patterns:
         nlp.add_pipe("deid_phi_rules").initialize()
@@ -40,7 +40,7 @@ def entities_left(nlp, text, mention, label):
 
 @pytest.mark.parametrize("text, mention, kept", [
     # a catheter, line or tube named after its maker, with a device word beside it
-    ("Swan was pulled from the groin at noon.", "Swan", False),
+    ("Swan pulled at noon, site dry.", "Swan", False),
     ("Renal: Quinton cath in left subclavian.", "Quinton", False),
     ("Aline site clean and dry.", "Aline", False),
     ("Tube feeds held. Peg intact, flushed.", "Peg", False),
@@ -61,10 +61,10 @@ def test_a_clinical_word_beside_a_device_word_is_the_device(nlp, text, mention, 
     # where a town list knows one of its common words ("SECTION", "GIVEN")
     ("PT STABLE. O: SEE FLOW SHEET SECTION FOR CLINICAL DATA. WILL CONT TO MONITOR.",
      "SEE FLOW SHEET SECTION FOR CLINICAL DATA", labels.DEPARTMENT, False),
-    ("DRIP OFF AFTER 6U REG INS WERE GIVEN SC. LABS WNL.",
-     "REG INS WERE GIVEN SC", labels.ORGANIZATION, False),
+    ("BS HIGH AT NOON. TWO UNITS WERE GIVEN SQ. LYTES OK.",
+     "TWO UNITS WERE GIVEN SQ", labels.ORGANIZATION, False),
     # an institution's head word, a word no English list knows, two words only
-    ("PT SCREENED BY GREEN MEADOW REHAB TODAY.", "GREEN MEADOW REHAB", labels.HOSPITAL, True),
+    ("PT SCREENED BY STONE BRIDGE REHAB TODAY.", "STONE BRIDGE REHAB", labels.HOSPITAL, True),
     ("FAMILY IN. ABEL QUENNELL FORMBY CALLED.", "ABEL QUENNELL FORMBY", labels.PATIENT, True),
     ("FAMILY CALLED. WILL BELL TO VISIT.", "WILL BELL", labels.PATIENT, True),
     # a note in mixed case: case is evidence there, the rule stays out
@@ -78,20 +78,20 @@ def test_a_phrase_of_english_words_in_capitals_is_no_name(nlp, text, mention, la
 
 @pytest.mark.parametrize("text, mention, label, kept", [
     # a common English word only a surname list holds, first in a sentence of a mixed-case note
-    ("No complaints of pain. Pleasant. Sleeping well.", "Pleasant", labels.PATIENT, False),
-    ("Left knee swollen.\nWarm to touch, ice applied.", "Warm", labels.PATIENT, False),
+    ("Denies pain. Pleasant and cooperative.", "Pleasant", labels.PATIENT, False),
+    ("Feet pink.\nWarm and dry, pulses present.", "Warm", labels.PATIENT, False),
     # a first name, a title, not at a sentence start, or a word no list holds
     ("Family in. Will called about the plan.", "Will", labels.PATIENT, True),
     ("Seen today. Dr. Bell aware of the labs.", "Bell", labels.DOCTOR, True),
     ("Family meeting with Bell today.", "Bell", labels.PATIENT, True),
     # the shift key held too long ('PLan'), in a mixed-case note
-    ("Urine output low, PLan to give lasix if CVP drops.", "PLan", labels.DOCTOR, False),
+    ("Lytes pending, PLan to recheck at noon.", "PLan", labels.DOCTOR, False),
     ("Labs sent, will MOnitor closely overnight.", "MOnitor", labels.DOCTOR, False),
     ("Spoke with Dr. PLan about the labs.", "PLan", labels.DOCTOR, True),
     ("Family in, MAcquennell visited.", "MAcquennell", labels.PATIENT, True),
     # a care-team role in capitals, alone
-    ("Extra dose given per HO after midnight.", "HO", labels.DOCTOR, False),
-    ("Extubated, witnessed by R.N., R.T. and the resident.", "R.N., R.T.", labels.DOCTOR, False),
+    ("Tylenol given per HO for a headache.", "HO", labels.DOCTOR, False),
+    ("Line pulled with R.N., R.T. present.", "R.N., R.T.", labels.DOCTOR, False),
     ("Seen by Dr. HO this morning.", "HO", labels.DOCTOR, True),
     ("Daughter spoke with Ho about the plan.", "Ho", labels.PATIENT, True),
 ])
@@ -101,9 +101,9 @@ def test_charting_words_and_role_letters_are_no_names(nlp, text, mention, label,
 
 @pytest.mark.parametrize("text, mention, kept", [
     # a decimal or a range with no age word is a value
-    ("Temp slightly up at 99.5 with bs 154.", "99.5", False),
-    ("CV: 90-100's SR without ectopy.", "90-100's", False),
-    ("HR down from 150-120 to 70-90.", "150-120", False),
+    ("Temp up to 99.8 overnight.", "99.8", False),
+    ("CV: 80-110's SR, rare PVCs.", "80-110's", False),
+    ("Rate came down from 140-130 after the bolus.", "140-130", False),
     ("A 91-92 year old man, retired.", "91-92", True),
 ])
 def test_a_decimal_or_range_is_an_age_only_with_age_evidence(nlp, text, mention, kept):
@@ -117,8 +117,8 @@ def rules_nlp():
 
 @pytest.mark.parametrize("text, ages", [
     # a number after 'at' is what a vital sign, a pacing mode or a bed setting measures
-    ("CV: AV paced at 94, no ectopy.", []),
-    ("Pt avpacing at 90, CI 2.0.", []),
+    ("CV: AV paced at 92, rare PVCs.", []),
+    ("Now avpacing at 93, CI 2.4.", []),
     # ... and an age where none stands before it
     ("Retired and living alone at 94.", ["94"]),
     ("Temp normal overnight. Widowed at 92, lives alone.", ["92"]),
@@ -130,36 +130,41 @@ def test_a_number_after_at_is_no_age_after_a_vital_sign(rules_nlp, text, ages):
 
 @pytest.mark.parametrize("text, mention, label, kept", [
     # a drip, a line or a unit by its charting short form, whatever town list holds it
-    ("Afebrile. On IV Flagyl, Vanco, Ceft for now.", "Vanco", labels.CITY, False),
-    ("Rhythm back in afib. Remains off Dilt overnight.", "Dilt", labels.LOCATION_OTHER, False),
-    ("Accepted in transfer this am from CSRU.", "CSRU", labels.HOSPITAL, False),
+    ("Cultures sent, started on Vanco and Zosyn.", "Vanco", labels.CITY, False),
+    ("BP soft, Dilt held this am.", "Dilt", labels.LOCATION_OTHER, False),
+    ("Came up from CSRU at noon.", "CSRU", labels.HOSPITAL, False),
     ("Seen by Dr. Vanco this am.", "Vanco", labels.DOCTOR, True),
     # two words glued by a period: one sentence's end, the next one's start
-    ("Given ativan 2mg IV.has since slept.", "IV.has", labels.PATIENT, False),
-    ("Wean o2 as tol. Transfer to floor.will call family.", "floor.will", labels.LOCATION_OTHER, False),
+    ("Given haldol 1mg IV.has slept since.", "IV.has", labels.PATIENT, False),
+    ("Ready to move to floor.will update wife.", "floor.will", labels.LOCATION_OTHER, False),
     ("Spoke with Dr.Formby today.", "Dr.Formby", labels.DOCTOR, True),
     ("Has a music channel, gaming.fan11, with many followers.", "gaming.fan11", labels.DEPARTMENT, True),
     ("Visited by Abel Formby.she stayed late.", "Abel Formby.she", labels.PATIENT, True),
+    # a mention across a sentence's end
+    ("Cool to touch. Bear Hugger placed.", "touch. Bear Hugger", labels.ORGANIZATION, False),
+    ("Dressed with Xeroform. Nystatin powder to folds.", "Xeroform. Nystatin", labels.ORGANIZATION, False),
+    ("Seen by Prof. Formby this am.", "Prof. Formby", labels.DOCTOR, True),
+    ("Family in today. Abel Formby called.", "today. Abel Formby", labels.PATIENT, True),
 ])
-def test_short_forms_and_glued_sentences_are_no_names(nlp, text, mention, label, kept):
+def test_short_forms_and_sentence_ends_are_no_names(nlp, text, mention, label, kept):
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
 
 
 @pytest.mark.parametrize("text, mention, label, kept", [
     # a line header written with a dash, and the first word after it
-    ("Line placed.\nP- Trach and peg today.", "P- Trach", labels.DOCTOR, False),
-    ("Labs sent.\nID- Afebrile, cont abx.", "ID- Afebrile", labels.DOCTOR, False),
-    ("Lytes repleted.\nFamily- 3 daughters in to visit.", "Family- 3", labels.DEPARTMENT, False),
+    ("Vent unchanged.\nP- Wean as tolerated.", "P- Wean", labels.DOCTOR, False),
+    ("Labs sent.\nID- Cultures pending.", "ID- Cultures", labels.DOCTOR, False),
+    ("Lytes repleted.\nFamily- 2 sons called.", "Family- 2", labels.DEPARTMENT, False),
     # a hyphen inside a name
     ("Visited by Abel Formby-Bell today.", "Abel Formby-Bell", labels.PATIENT, True),
     # a number and then a word: a count or a value with its unit, unless the word is a direction or wing
-    ("L ARM RAISED UP ON 1 PILLOW. SPO2 GOOD.", "1 PILLOW", labels.DEPARTMENT, False),
-    ("HO AWARE. 12 LEAD DONE FOR RHYTHM.", "12 LEAD", labels.DEPARTMENT, False),
+    ("HEELS FLOATED ON 1 PILLOW. SKIN INTACT.", "1 PILLOW", labels.DEPARTMENT, False),
+    ("RATE 130S. 12 LEAD OBTAINED, NO CHANGE.", "12 LEAD", labels.DEPARTMENT, False),
     ("Transferred to 4 West overnight.", "4 West", labels.DEPARTMENT, True),
     # a value glued to a word is no part of a person's name
-    ("Calmer overnight. Repositioned Q1-2 hrs.", "Repositioned Q1-2", labels.PATIENT, False),
-    ("Insulin gtt maitained BS<125 overnight.", "maitained BS<125", labels.PATIENT, False),
-    ("Plan to wean, family Quennell 052647 called.", "Quennell 052647", labels.PATIENT, True),
+    ("Slept well. Turned Q2-3 hrs.", "Turned Q2-3", labels.PATIENT, False),
+    ("Insulin gtt kept BS<150 overnight.", "kept BS<150", labels.PATIENT, False),
+    ("Plan to wean, family Quennell 731904 called.", "Quennell 731904", labels.PATIENT, True),
 ])
 def test_line_headers_and_counts_are_no_names(nlp, text, mention, label, kept):
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
@@ -167,9 +172,9 @@ def test_line_headers_and_counts_are_no_names(nlp, text, mention, label, kept):
 
 @pytest.mark.parametrize("text, mention, label, after", [
     # a name ending in "Hospital" is a hospital, kept even when its words are common
-    ("63 YO MALE TRANSFERRED FROM GREEN MEADOW HOSPITAL W CHF.", "GREEN MEADOW HOSPITAL",
+    ("ADMITTED FROM GREEN MEADOW HOSPITAL LAST NIGHT.", "GREEN MEADOW HOSPITAL",
      labels.DEPARTMENT, [("GREEN MEADOW HOSPITAL", labels.HOSPITAL)]),
-    ("NO URINE OUTPUT RECORDED FROM QUENNELL HOSP. GIVEN LASIX.", "QUENNELL HOSP",
+    ("RECORDS SENT FROM QUENNELL HOSP. TODAY.", "QUENNELL HOSP",
      labels.PATIENT, [("QUENNELL HOSP", labels.HOSPITAL)]),
     # the word alone is no hospital's name
     ("PT ADMITTED TO HOSPITAL YESTERDAY.", "HOSPITAL", labels.DEPARTMENT, []),
@@ -185,8 +190,8 @@ def test_a_name_ending_in_hospital_is_a_hospital(nlp, text, mention, label, afte
 
 @pytest.mark.parametrize("text, mention, kept", [
     # the NER's four-digit DATE after a clock cue is a time of day
-    ("Heparin up for ptt 44, f/u due 2030. Site dry.", "2030", False),
-    ("Back from KUB ~ 1930, both negative.", "1930", False),
+    ("Repeat lytes due 2030, K 3.6 now.", "2030", False),
+    ("Back from CT ~ 1930, no bleed.", "1930", False),
     # a year with no clock cue
     ("Moved to the city in 2008 with family.", "2008", True),
 ])

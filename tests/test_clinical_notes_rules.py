@@ -374,9 +374,9 @@ def test_years_and_dates_beside_the_clock_and_pain_negatives(rules_nlp, text, ex
     "Oriented from 2000 to 2400 overnight.",
     "1900 - 0700 uneventful shift",
     "Repeat ptt due 2030.",
-    "Check FS @1900 tonight.",
-    "Back from KUB ~ 1930, both negative.",
-    "Hung .45 X 2000 overnight.",
+    "Recheck glucose @2100.",
+    "Back from CT ~ 1930, no bleed.",
+    "NS at 75 X 2000 ordered.",
 ])
 def test_month_day_negatives(rules_nlp, text):
     assert dates(rules_nlp, text) == []
