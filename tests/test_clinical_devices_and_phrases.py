@@ -198,6 +198,16 @@ def test_a_name_ending_in_hospital_is_a_hospital(nlp, text, mention, label, afte
 def test_four_digits_after_a_clock_cue_are_a_time(nlp, text, mention, kept):
     assert entities_left(nlp, text, mention, labels.DATE) == ([mention] if kept else [])
 
+
+@pytest.mark.parametrize("text, names", [
+    # an initial and a surname in lower case: a name list knows it, no English word is it
+    ("cash counted by nsg (a. formby and j. quennell).", ["a. formby"]),
+    ("new a. fib overnight, rate 130s.", []),
+    ("seen by p. bell this am.", []),
+])
+def test_an_initial_and_a_surname_in_lower_case(rules_nlp, text, names):
+    assert [e.text for e in rules_nlp(text).ents] == names
+
 def test_a_lexicon_rule_with_a_bad_pattern_is_refused():
     from spacy_deid.pipeline.reconciler.rules import ReconcilerRuleError, RuleSet, make_reconciler_rules
 
