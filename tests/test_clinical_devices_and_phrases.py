@@ -204,8 +204,12 @@ def test_four_digits_after_a_clock_cue_are_a_time(nlp, text, mention, kept):
     ("cash counted by nsg (a. formby and j. quennell).", ["a. formby"]),
     ("new a. fib overnight, rate 130s.", []),
     ("seen by p. bell this am.", []),
+    # in capitals, an initial and a surname before a credential
+    ("NOTE WAS FOR ANOTHER PATIENT. Q. QUENNELL RRT", ["Q. QUENNELL"]),
+    ("MEDS GIVEN, SIGNED A. FORMBY, RN", ["A. FORMBY"]),
+    ("PT SEEN BY RN AT NOON", []),
 ])
-def test_an_initial_and_a_surname_in_lower_case(rules_nlp, text, names):
+def test_an_initial_and_a_surname(rules_nlp, text, names):
     assert [e.text for e in rules_nlp(text).ents] == names
 
 def test_a_lexicon_rule_with_a_bad_pattern_is_refused():
