@@ -80,6 +80,7 @@ def test_a_phrase_of_english_words_in_capitals_is_no_name(nlp, text, mention, la
     # a common English word only a surname list holds, first in a sentence of a mixed-case note
     ("Denies pain. Pleasant and cooperative.", "Pleasant", labels.PATIENT, False),
     ("Feet pink.\nWarm and dry, pulses present.", "Warm", labels.PATIENT, False),
+    ("Wife in today. Given the news, calm.", "Given", labels.PATIENT, False),
     # a first name, a title, not at a sentence start, or a word no list holds
     ("Family in. Will called about the plan.", "Will", labels.PATIENT, True),
     ("Seen today. Dr. Bell aware of the labs.", "Bell", labels.DOCTOR, True),
