@@ -5,6 +5,7 @@ import pytest
 import spacy
 
 from spacy_deid import labels
+from test_clinical_notes_rules import names_after_lexicon_and_reconciler as entities_left
 
 
 def lexicon_and_reconciler(with_patterns=False):
@@ -26,16 +27,6 @@ def lexicon_and_reconciler(with_patterns=False):
 @pytest.fixture(scope="module")
 def nlp():
     return lexicon_and_reconciler()
-
-
-def entities_left(nlp, text, mention, label):
-    """The entities left when `mention` is given to the lexicon and the reconciler as an NER `label`."""
-    doc = nlp.make_doc(text)
-    start = text.index(mention)
-    doc.ents = [doc.char_span(start, start + len(mention), label=label)]
-    for component in ("deid_lexicon", "deid_reconciler"):
-        doc = nlp.get_pipe(component)(doc)
-    return [e.text for e in doc.ents]
 
 
 @pytest.mark.parametrize("text, mention, kept", [

@@ -576,11 +576,11 @@ def test_a_ward_and_its_number_without_a_move(reconciler_pipeline_nlp, text, war
     assert found == wards
 
 
-def names_after_lexicon_and_reconciler(nlp, text, name):
-    """The entities left when `name` is given to the lexicon and the reconciler as an NER PATIENT."""
+def names_after_lexicon_and_reconciler(nlp, text, name, label=labels.PATIENT):
+    """The entities left when `name` is given to the lexicon and the reconciler as an NER `label`."""
     doc = nlp.make_doc(text)
     start = text.index(name)
-    doc.ents = [doc.char_span(start, start + len(name), label=labels.PATIENT)]
+    doc.ents = [doc.char_span(start, start + len(name), label=label)]
     for component in ("deid_lexicon", "deid_reconciler"):
         doc = nlp.get_pipe(component)(doc)
     return [e.text for e in doc.ents]

@@ -34,8 +34,12 @@ Rule fields:
     unless_attributes  (optional) a list of attribute names: the rule never
                  fires on a mention inside such a value (nor, in the
                  reconcile step, on a group with such a member)
+    cues         (context) the cue lists the rule fires on; (attribute, lexicon,
+                 shape, optional) cue lists one of which must be in the windows
     unless       (context) cue lists that win when nearer than `cues`; (attribute,
                  lexicon, shape) cue lists that veto the rule anywhere in the windows
+    pattern      (shape) see above; (lexicon, optional) a regular expression the
+                 mention text must also match ("PLan": two capitals, then lower case)
     cased_only   (optional, shape) fire only in notes written in mixed case:
                  in a note typed all in lower (or upper) case, case says nothing
     uncased_only (optional) fire only in notes typed all in one case (where
