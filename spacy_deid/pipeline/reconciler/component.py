@@ -33,12 +33,12 @@ from ...data_files import warn_no_data
 from ...extensions import ATTRIBUTES_KEY, DROPPED_KEY, PROVENANCE_KEY, RULES_KEY, install_extensions
 from .rules import YIELDING_PATTERNS, RuleSet, make_reconciler_rules, read_lists, read_rule_lines
 from .completion import complete_mentions
+from .merging import merge_mentions, revive_yielded
 from .steps import (
     NER_SOURCE,
     RULE_SOURCE,
     Mention,
     correct_mentions,
-    merge_mentions,
     propagate_mentions,
     reconcile_mentions,
     resolve_overlaps,
@@ -182,6 +182,10 @@ class Reconciler(Pipe):
         attrs = token_attributes(doc, self.attributes_key) if (self.correct or self.reconcile) else []
         if self.correct:
             mentions = correct_mentions(doc, mentions, ruleset, attrs, dropped)
+            revived = revive_yielded(mentions, dropped)
+            if revived:
+                mentions = sorted(mentions + correct_mentions(doc, revived, ruleset, attrs, dropped),
+                                  key=lambda m: m.start)
         if self.complete:
             mentions = complete_mentions(doc, mentions, ruleset)
         if self.reconcile:

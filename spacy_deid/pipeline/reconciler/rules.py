@@ -161,6 +161,10 @@ class Rule:
     sentence_start_only: bool = False
     needs_lexicon: bool = False
     after_line_header: Optional[str] = None
+    slips_count: bool = False
+    skip_initials_and_signs: bool = False
+    needs_word_from: Optional[str] = None
+    needs_slip: bool = False
     description: str = field(default="", compare=False)
 
 
@@ -301,6 +305,11 @@ class RuleSet:
             needed.append(raw["unless_tags_except"])
         if raw.get("after_line_header"):
             needed.append(raw["after_line_header"])
+        word_options = ("slips_count", "skip_initials_and_signs", "needs_word_from", "needs_slip")
+        if any(raw.get(option) for option in word_options) and not (kind == "lexicon" and raw.get("each_token")):
+            raise ReconcilerRuleError(f"{where}: {', '.join(word_options)} are for lexicon rules with each_token")
+        if raw.get("needs_word_from"):
+            needed.append(raw["needs_word_from"])
         for name in needed:  # every list a rule names exists, checked at load time
             if name not in self.lists:
                 raise ReconcilerRuleError(f"{where}: unknown list {name!r}")
@@ -328,6 +337,10 @@ class RuleSet:
             sentence_start_only=bool(raw.get("sentence_start_only", False)),
             needs_lexicon=bool(raw.get("needs_lexicon", False)),
             after_line_header=raw.get("after_line_header") or None,
+            slips_count=bool(raw.get("slips_count", False)),
+            skip_initials_and_signs=bool(raw.get("skip_initials_and_signs", False)),
+            needs_word_from=raw.get("needs_word_from") or None,
+            needs_slip=bool(raw.get("needs_slip", False)),
             description=raw.get("description", ""),
         )
 

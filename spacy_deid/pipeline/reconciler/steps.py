@@ -7,7 +7,7 @@ PHI" idea of the i2b2 2006 systems.
 """
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 import numpy
 from spacy.attrs import LOWER, ORTH
@@ -17,6 +17,7 @@ from ... import labels
 from ...extensions import has_token_feature, token_feature_values
 from .rules import Rule, RuleSet, normalize_value
 from .surroundings import follows_line_header, glued_text, line_starts_at
+from .mention_words import words_fit
 from .typing_slips import is_near_miss
 
 NER_SOURCE = "ner"
@@ -63,50 +64,6 @@ def resolve_overlaps(mentions: Iterable[Mention], dropped: Optional[List[Mention
             m.provenance.append("merge:overlap")
             dropped.append(m)
     return sorted(kept, key=lambda m: m.start)
-
-
-def merge_mentions(
-    rule_mentions: Sequence[Mention], ner_mentions: Sequence[Mention], dropped: Optional[List[Mention]] = None,
-    yielding: frozenset = frozenset(),
-) -> List[Mention]:
-    """Rule mentions win over every NER mention they overlap (rules are more precise).
-
-    A rule mention that the NER found identically records "merge:ner_agrees";
-    one that displaced a different NER mention records "merge:over_ner"; the
-    displaced NER mention goes to `dropped` (if given) as "merge:under_rule".
-    Mentions of the patterns in `yielding` (ids) give way instead: one that
-    overlaps an NER mention goes to `dropped` as "merge:under_ner".
-    """
-    if yielding:
-        rule_mentions = [r for r in rule_mentions if not _yields(r, yielding, ner_mentions, dropped)]
-    rules = resolve_overlaps(rule_mentions, dropped)
-    kept_ner = []
-    for n in ner_mentions:
-        hits = [r for r in rules if r.overlaps(n)]
-        if not hits:
-            kept_ner.append(n)
-            continue
-        if dropped is not None:
-            n.provenance.append("merge:under_rule")
-            dropped.append(n)
-        for r in hits:
-            same = (r.start, r.end, r.label) == (n.start, n.end, n.label)
-            note = "merge:ner_agrees" if same else "merge:over_ner"
-            if note not in r.provenance:
-                r.provenance.append(note)
-    return sorted(rules + resolve_overlaps(kept_ner, dropped), key=lambda m: m.start)
-
-
-def _yields(mention: Mention, yielding: frozenset, ner_mentions: Sequence[Mention],
-            dropped: Optional[List[Mention]]) -> bool:
-    """Whether a rule mention of a yielding pattern overlaps an NER mention (and is dropped)."""
-    pattern = mention.provenance[0].split(":", 1)[-1] if mention.provenance else ""
-    if pattern not in yielding or not any(n.overlaps(mention) for n in ner_mentions):
-        return False
-    if dropped is not None:
-        mention.provenance.append("merge:under_ner")
-        dropped.append(mention)
-    return True
 
 
 # --- context, attributes, lexicons ---------------------------------------------
@@ -308,16 +265,10 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
     if rule.match == "near":
         return is_near_miss(doc[mention.start: mention.end].text, rules.lists[rule.lexicon])
     if rule.each_token:
-        found = all_words_in(doc[mention.start: mention.end], rules.lists[rule.lexicon])
+        found = words_fit(doc[mention.start: mention.end], rule, rules.lists)
     else:
         found = normalize_value(doc[mention.start: mention.end].text) in rules.lists[rule.lexicon]
     return found if rule.match == "in" else not found
-
-
-def all_words_in(span, words: frozenset) -> bool:
-    """Whether the span has a word and every word (a token with a letter) is in `words`."""
-    checked = [normalize_value(t.text) for t in span if any(c.isalpha() for c in t.text)]
-    return bool(checked) and all(w in words for w in checked)
 
 
 # --- (2) error correction ------------------------------------------------------
