@@ -27,12 +27,6 @@ def mention_words(span, skip_initials_and_signs: bool = False) -> List[str]:
     return words
 
 
-def all_words_in(span, words: FrozenSet[str]) -> bool:
-    """Whether the span has a word and every word (a token with a letter) is in `words`."""
-    checked = mention_words(span)
-    return bool(checked) and all(w in words for w in checked)
-
-
 def words_fit(span, rule: Rule, lists: Mapping[str, FrozenSet[str]]) -> bool:
     """An `each_token` lexicon rule's test: every word is in the rule's list
     (or one typing slip from a word of it, with `slips_count`); initials and

@@ -61,7 +61,8 @@ def revive_yielded(kept: Sequence[Mention], dropped: List[Mention]) -> List[Ment
     for m in dropped:
         if (m.provenance[-1:] == ["merge:under_ner"]
                 and any(m.overlaps(c) for c in corrected_away)
-                and not any(m.overlaps(k) for k in list(kept) + revived)):
+                and not any(m.overlaps(k) for k in kept)
+                and not any(m.overlaps(r) for r in revived)):
             m.provenance.append("merge:revived")
             revived.append(m)
     dropped[:] = [m for m in dropped if all(m is not r for r in revived)]

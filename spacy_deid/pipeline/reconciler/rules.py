@@ -52,7 +52,12 @@ Rule fields:
                  "College" in it does not make a hospital)
     each_token   (optional, lexicon) compare each word of the mention with the
                  list instead of the whole text: "foley draining" is two
-                 clinical words (numbers and punctuation are skipped)
+                 clinical words (numbers and punctuation are skipped); with
+                 `slips_count` a word one typing slip from the list counts as
+                 in it, with `skip_initials_and_signs` initials and tokens with
+                 a sign ("S+S") are skipped too, `needs_word_from` (a list name)
+                 asks one word to be in that list as well and `needs_slip` one
+                 word to be a typing slip (mention_words.py)
     unless_tags_except  (optional, with unless_tags) a list name: a tagged
                  word in that list does not veto ("min", "comfort" are first
                  names too, and clinical or common words first)

@@ -16,8 +16,8 @@ from spacy.tokens import Doc, Token
 from ... import labels
 from ...extensions import has_token_feature, token_feature_values
 from .rules import Rule, RuleSet, normalize_value
-from .surroundings import follows_line_header, glued_text, line_starts_at
 from .mention_words import words_fit
+from .surroundings import follows_line_header, glued_text, line_starts_at
 from .typing_slips import is_near_miss
 
 NER_SOURCE = "ner"
