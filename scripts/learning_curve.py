@@ -176,7 +176,7 @@ def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) ->
     from spacy.cli.train import train
 
     config = finetune_config(base, source)
-    repeat = max(1, round(args.generated / max(1, len(notes))))
+    repeat = args.repeat or max(1, round(args.generated / max(1, len(notes))))
     config["corpora"]["train"] = {
         "@readers": "learning_curve.SiteMix.v1",
         "generated": str(work / "generated"),
@@ -294,6 +294,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--learn-rate", type=float, default=None,
                         help="the optimizer's learning rate (default: the source config's)")
     parser.add_argument("--generated", type=int, default=100, help="generated notes mixed in")
+    parser.add_argument("--repeat", type=int, default=0,
+                        help="copies of each corrected note (default 0: as many as make them "
+                             "about as many as the generated notes, the workflow's rule)")
     parser.add_argument("--augment", type=int, default=0,
                         help="surrogate copies of each corrected note with PHI (PHICON PHI "
                         "augmentation: the same note, its PHI replaced by other values)")
@@ -353,7 +356,7 @@ def main(argv: Optional[List[str]] = None) -> None:
         "corpus": {"notes": len(notes), "held_out_notes": len(held_out),
                    "held_out_patients": n_held_patients, "pool_patients": n_train_patients},
         "settings": {"source": args.source, "steps": args.steps, "generated": args.generated,
-                     "learn_rate": args.learn_rate, "nursing": args.nursing,
+                     "repeat": args.repeat, "learn_rate": args.learn_rate, "nursing": args.nursing,
                      "augment": args.augment,
                      "freeze": args.freeze, "phi_line_copies": args.phi_line_copies,
                      "pool": max(args.pool, *args.sizes),

@@ -596,6 +596,6 @@ def test_every_written_fragment_says_why_or_is_plain():
 
     rows = [json.loads(line) for line in fragments.FRAGMENTS_FILE.read_text().splitlines() if line]
     assert len({r["name"] for r in rows}) == len(rows)
-    groups = {"boundaries", "dates", "ages", "contact", "identifiers", "locations"}
+    groups = {"boundaries", "dates", "ages", "contact", "identifiers", "locations", "names"}
     assert {r["group"] for r in rows} <= groups
     assert set(fragments.FRAGMENTS) >= {r["name"] for r in rows}

@@ -1,0 +1,158 @@
+"""Issue 25, seventh step (and issue 28): evidence that does not depend on the
+NER. Names beside a title, role, credential or relation in parentheses,
+towns after a place preposition, hospitals before their head word, and
+dates the NER may miss. Each pattern gives way to the NER's mention where
+the NER found one, so a fine-tuned NER that loses names keeps these.
+Positives and negatives; all strings and names invented."""
+import pytest
+import spacy
+
+from spacy_deid import labels
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}}})
+    # "Stonebridge" a town; "Heparin" a town a list knows that is also a drug
+    nlp.add_pipe("deid_lexicon").initialize(
+        nlp=nlp,
+        lexicons={"FIRST": ["Rosalind", "Abel"], "LAST": ["Formby", "Tremb", "Quennell"],
+                  "CITY": ["Stonebridge", "Heparin"]},
+        frequencies={})
+    nlp.add_pipe("deid_phi_rules").initialize()
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    return nlp
+
+
+def entities(nlp, text, ner=()):
+    """The entities the lexicon, the patterns and the reconciler leave, given
+    the NER's mentions `ner` as (text, label)."""
+    doc = nlp.make_doc(text)
+    doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=label) for t, label in ner]
+    for component in ("deid_lexicon", "deid_phi_rules", "deid_reconciler"):
+        doc = nlp.get_pipe(component)(doc)
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+def texts_of(nlp, text, label):
+    return [t for t, found in entities(nlp, text) if found == label]
+
+
+@pytest.mark.parametrize("text, names", [
+    # a title and a capitalised name in cased text; a possessive 's stays out
+    ("neuro: Mrs. Quennell's speech garbled but improving.", ["Quennell"]),
+    ("Mr. Abel Formby called for an update.", ["Abel Formby"]),
+    ("Spoke with Ms. Tremb at the bedside.", ["Tremb"]),
+    # the start of a longer capitalised run, a lower-case word, a month
+    ("Ms. Rosalind Formby Hospital called back.", []),
+    ("Mr. and the team met today.", []),
+    ("Mrs. Formby May visited.", ["Formby"]),
+])
+def test_a_name_after_a_title_in_cased_text(nlp, text, names):
+    assert texts_of(nlp, text, labels.PATIENT) == names
+
+
+def test_a_doctor_after_a_title_leaves_a_possessive_out(nlp):
+    assert texts_of(nlp, "Spoke with Dr. Quennell's team today.", labels.DOCTOR) == ["Quennell"]
+    assert texts_of(nlp, "Seen by Dr. Tremb O'Formby today.", labels.DOCTOR) == ["Tremb O'Formby"]
+
+
+def test_the_title_pattern_gives_way_to_the_ner(nlp):
+    # the NER's longer mention and its label stand
+    text = "Spoke with Mrs. Quennell, the unit's social worker."
+    assert entities(nlp, text, [("Quennell", labels.DOCTOR)]) == [("Quennell", labels.DOCTOR)]
+
+
+@pytest.mark.parametrize("text, names", [
+    # a role abbreviation and one or two capitalised name words
+    ("Lungs clear per NP Rosalind CXR improved from yesterday.", ["Rosalind"]),
+    ("Report given to RN Abel Quennell at 7.", ["Abel Quennell"]),
+    # an English, clinical or stop word after the role
+    ("RN Aware of the plan.", []),
+    ("MD Notified of the change.", []),
+    ("Per NP The plan stands.", []),
+])
+def test_a_clinician_after_a_role_in_cased_text(nlp, text, names):
+    assert texts_of(nlp, text, labels.DOCTOR) == names
+
+
+@pytest.mark.parametrize("text, names", [
+    # one to three name words before the relation in parentheses
+    ("Social: Rosalind Formby (daughter) is the HCP.", ["Rosalind Formby"]),
+    ("SOCIAL: ABEL FORMBY (SON) CALLED.", ["ABEL FORMBY"]),
+    ("Emergency contact Quennell ( wife ).", ["Quennell"]),
+    # a clinical, common or stop word before it
+    ("Spoke with HCP (wife) by phone.", []),
+    ("Called Family (wife) at noon.", []),
+    ("Updated The (son) later.", []),
+])
+def test_a_name_before_a_relation_in_parentheses(nlp, text, names):
+    assert texts_of(nlp, text, labels.PATIENT) == names
+
+
+@pytest.mark.parametrize("text, names", [
+    # a credential after a full name; lower-case initial, surname and credential
+    ("Rosalind Quennell CRT", ["Rosalind Quennell"]),
+    ("Vent settings unchanged. Abel Formby, RRT", ["Abel Formby"]),
+    ("all is well at this time. q. brisko rrt", ["q. brisko"]),
+    ("suctioned for small amts.  a. tremblo, rn", ["a. tremblo"]),
+    # no credential: the lower-case initial and word stay an abbreviation
+    ("pt in a. fib overnight.", []),
+])
+def test_a_clinician_before_a_credential(nlp, text, names):
+    assert texts_of(nlp, text, labels.DOCTOR) == names
+
+
+@pytest.mark.parametrize("text, towns", [
+    # a town a list knows, after a place preposition, in cased text
+    ("Sister called from Stonebridge yesterday.", ["Stonebridge"]),
+    ("Moved to Stonebridge Arkansas last year.", ["Stonebridge"]),
+    # no town list knows it, a town's name that is clinical, capitals, lower case
+    ("Pt transferred to Lasix drip.", []),
+    ("Sister called from Quennelly yesterday.", []),
+    ("Switched to Heparin drip at noon.", []),
+    ("SISTER CALLED FROM STONEBRIDGE.", []),
+    ("sister called from stonebridge.", []),
+])
+def test_a_town_after_a_place_preposition(nlp, text, towns):
+    assert texts_of(nlp, text, labels.CITY) == towns
+
+
+def test_the_town_pattern_gives_way_to_the_ner(nlp):
+    text = "Sister called from Stonebridge Falls yesterday."
+    whole = "Stonebridge Falls"
+    assert entities(nlp, text, [(whole, labels.CITY)]) == [(whole, labels.CITY)]
+
+
+@pytest.mark.parametrize("text, hospitals", [
+    # one or two name words before Hospital, Hosp or Rehab
+    ("Came from Tremb Hospital today.", ["Tremb Hospital"]),
+    ("TRANSFERRED TO FORMBY HOSP. STABLE.", ["FORMBY HOSP"]),
+    ("Plan: to Stonebridge Rehab when a bed opens.", ["Stonebridge Rehab"]),
+    # English or clinical words only: left to the NER
+    ("SHE HAD PROLONGED HOSPITAL STAY.", []),
+    ("PT AWAITING REHAB PLACEMENT.", []),
+    ("Referred to Cardiac Rehab. Green Meadow Hospital called.", []),
+    ("Admitted to the Hospital overnight.", []),
+])
+def test_a_hospital_before_its_head_word(nlp, text, hospitals):
+    assert texts_of(nlp, text, labels.HOSPITAL) == hospitals
+
+
+@pytest.mark.parametrize("text, dates", [
+    # a full date with an 18xx year (the oldest patients' births, a disoriented answer)
+    ("Stated June 21, 1899 then corrected herself.", ["June 21, 1899"]),
+    ("DOB 3/21/1899.", ["3/21/1899"]),
+    ("Born 21 June 1899.", ["21 June 1899"]),
+    # an 18xx number alone is a quantity
+    ("Gave 1899 cc over the shift.", []),
+    # a day of the month as an ordinal after 'on the', 'since the' ...
+    ("Cultures drawn from the A-line on the 11th. One set sent.", ["11th"]),
+    ("No stool since the 2nd, when lactulose was held.", ["2nd"]),
+    # an ordinal before a noun: a count, not a date
+    ("Intubated on the 3rd attempt.", []),
+    ("Transferred to the unit on the 4th floor.", []),
+    ("In the 90th percentile since the 1st grade.", []),
+])
+def test_dates_the_ner_may_miss(nlp, text, dates):
+    assert texts_of(nlp, text, labels.DATE) == dates
