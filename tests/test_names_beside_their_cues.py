@@ -40,7 +40,7 @@ def texts_of(nlp, text, label):
 
 @pytest.mark.parametrize("text, names", [
     # a title and a capitalised name in cased text; a possessive 's stays out
-    ("neuro: Mrs. Quennell's speech garbled but improving.", ["Quennell"]),
+    ("Mrs. Quennell's daughter visited this evening.", ["Quennell"]),
     ("Mr. Abel Formby called for an update.", ["Abel Formby"]),
     ("Spoke with Ms. Tremb at the bedside.", ["Tremb"]),
     # the start of a longer capitalised run, a lower-case word, a month
@@ -65,7 +65,7 @@ def test_the_title_pattern_gives_way_to_the_ner(nlp):
 
 @pytest.mark.parametrize("text, names", [
     # a role abbreviation and one or two capitalised name words
-    ("Lungs clear per NP Rosalind CXR improved from yesterday.", ["Rosalind"]),
+    ("Plan per NP Rosalind PRN for pain.", ["Rosalind"]),
     ("Report given to RN Abel Quennell at 7.", ["Abel Quennell"]),
     # an English, clinical or stop word after the role
     ("RN Aware of the plan.", []),
@@ -94,7 +94,7 @@ def test_a_name_before_a_relation_in_parentheses(nlp, text, names):
     # a credential after a full name; lower-case initial, surname and credential
     ("Rosalind Quennell CRT", ["Rosalind Quennell"]),
     ("Vent settings unchanged. Abel Formby, RRT", ["Abel Formby"]),
-    ("all is well at this time. q. brisko rrt", ["q. brisko"]),
+    ("resting quietly overnight. q. brisko rrt", ["q. brisko"]),
     ("suctioned for small amts.  a. tremblo, rn", ["a. tremblo"]),
     # no credential: the lower-case initial and word stay an abbreviation
     ("pt in a. fib overnight.", []),
@@ -105,21 +105,21 @@ def test_a_clinician_before_a_credential(nlp, text, names):
 
 @pytest.mark.parametrize("text, towns", [
     # a town a list knows, after a place preposition, in cased text
-    ("Sister called from Stonebridge yesterday.", ["Stonebridge"]),
+    ("Her brother drove in from Stonebridge today.", ["Stonebridge"]),
     ("Moved to Stonebridge Arkansas last year.", ["Stonebridge"]),
     # no town list knows it, a town's name that is clinical, capitals, lower case
     ("Pt transferred to Lasix drip.", []),
-    ("Sister called from Quennelly yesterday.", []),
+    ("Her brother drove in from Quennelly today.", []),
     ("Switched to Heparin drip at noon.", []),
-    ("SISTER CALLED FROM STONEBRIDGE.", []),
-    ("sister called from stonebridge.", []),
+    ("HER BROTHER DROVE IN FROM STONEBRIDGE.", []),
+    ("her brother drove in from stonebridge.", []),
 ])
 def test_a_town_after_a_place_preposition(nlp, text, towns):
     assert texts_of(nlp, text, labels.CITY) == towns
 
 
 def test_the_town_pattern_gives_way_to_the_ner(nlp):
-    text = "Sister called from Stonebridge Falls yesterday."
+    text = "Her brother drove in from Stonebridge Falls today."
     whole = "Stonebridge Falls"
     assert entities(nlp, text, [(whole, labels.CITY)]) == [(whole, labels.CITY)]
 
@@ -130,8 +130,8 @@ def test_the_town_pattern_gives_way_to_the_ner(nlp):
     ("TRANSFERRED TO FORMBY HOSP. STABLE.", ["FORMBY HOSP"]),
     ("Plan: to Stonebridge Rehab when a bed opens.", ["Stonebridge Rehab"]),
     # English or clinical words only: left to the NER
-    ("SHE HAD PROLONGED HOSPITAL STAY.", []),
-    ("PT AWAITING REHAB PLACEMENT.", []),
+    ("AFTER A PROLONGED HOSPITAL COURSE.", []),
+    ("STILL AWAITING REHAB BED.", []),
     ("Referred to Cardiac Rehab. Green Meadow Hospital called.", []),
     ("Admitted to the Hospital overnight.", []),
 ])
@@ -141,13 +141,13 @@ def test_a_hospital_before_its_head_word(nlp, text, hospitals):
 
 @pytest.mark.parametrize("text, dates", [
     # a full date with an 18xx year (the oldest patients' births, a disoriented answer)
-    ("Stated June 21, 1899 then corrected herself.", ["June 21, 1899"]),
-    ("DOB 3/21/1899.", ["3/21/1899"]),
-    ("Born 21 June 1899.", ["21 June 1899"]),
+    ("Says she was born June 3, 1897 at home.", ["June 3, 1897"]),
+    ("DOB 3/14/1897.", ["3/14/1897"]),
+    ("Born 2 June 1897.", ["2 June 1897"]),
     # an 18xx number alone is a quantity
-    ("Gave 1899 cc over the shift.", []),
+    ("Gave 1897 cc over the shift.", []),
     # a day of the month as an ordinal after 'on the', 'since the' ...
-    ("Cultures drawn from the A-line on the 11th. One set sent.", ["11th"]),
+    ("Blood cultures sent on the 14th. Repeat pending.", ["14th"]),
     ("No stool since the 2nd, when lactulose was held.", ["2nd"]),
     # an ordinal before a noun: a count, not a date
     ("Intubated on the 3rd attempt.", []),
