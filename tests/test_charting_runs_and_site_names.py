@@ -79,17 +79,21 @@ def test_needs_word_from_names_a_known_list(package_lists):
         RuleSet([rule], package_lists)
 
 
-@pytest.fixture(scope="module")
-def rules_nlp():
-    # the package's tokenizer, which splits a ward's number from its name ("formby2")
+def rules_pipeline(lexicons):
+    """The lexicon (with these word lists), the PHI patterns and the reconciler,
+    behind the package's tokenizer, which splits a ward's number from its name
+    ("formby2")."""
     nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}}})
-    # "Formby" and "Tremb" surnames no English list holds; "Foster" one it does
-    nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"FIRST": ["Rosalind"], "LAST": ["Formby", "Tremb", "Foster", "Quennell"]},
-        frequencies={})
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=lexicons, frequencies={})
     nlp.add_pipe("deid_phi_rules").initialize()
     nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
     return nlp
+
+
+@pytest.fixture(scope="module")
+def rules_nlp():
+    # "Formby" and "Tremb" surnames no English list holds; "Foster" one it does
+    return rules_pipeline({"FIRST": ["Rosalind"], "LAST": ["Formby", "Tremb", "Foster", "Quennell"]})
 
 
 def entities(nlp, text, ner=()):

@@ -5,33 +5,16 @@ dates the NER may miss. Each pattern gives way to the NER's mention where
 the NER found one, so a fine-tuned NER that loses names keeps these.
 Positives and negatives; all strings and names invented."""
 import pytest
-import spacy
 
 from spacy_deid import labels
+from test_charting_runs_and_site_names import entities, rules_pipeline
 
 
 @pytest.fixture(scope="module")
 def nlp():
-    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}}})
     # "Stonebridge" a town; "Heparin" a town a list knows that is also a drug
-    nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp,
-        lexicons={"FIRST": ["Rosalind", "Abel"], "LAST": ["Formby", "Tremb", "Quennell"],
-                  "CITY": ["Stonebridge", "Heparin"]},
-        frequencies={})
-    nlp.add_pipe("deid_phi_rules").initialize()
-    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
-    return nlp
-
-
-def entities(nlp, text, ner=()):
-    """The entities the lexicon, the patterns and the reconciler leave, given
-    the NER's mentions `ner` as (text, label)."""
-    doc = nlp.make_doc(text)
-    doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=label) for t, label in ner]
-    for component in ("deid_lexicon", "deid_phi_rules", "deid_reconciler"):
-        doc = nlp.get_pipe(component)(doc)
-    return [(e.text, e.label_) for e in doc.ents]
+    return rules_pipeline({"FIRST": ["Rosalind", "Abel"], "LAST": ["Formby", "Tremb", "Quennell"],
+                           "CITY": ["Stonebridge", "Heparin"]})
 
 
 def texts_of(nlp, text, label):
