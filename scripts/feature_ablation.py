@@ -1,6 +1,7 @@
 """Which token features help the transformer NER: train the config as it is,
-without the shape/prefix/suffix/norm embeddings (the listener alone), and
-without the section/attribute structure embeddings; score each model.
+without the shape/prefix/suffix/norm embeddings (the listener alone),
+without the section/attribute structure embeddings, and without the lexicon
+category embeddings (names, places, clinical words); score each model.
 
     python scripts/feature_ablation.py --train corpus/train.spacy \
         --test dev=assets/dev_notes --config configs/transformer.cfg \
@@ -33,10 +34,15 @@ def without_structure(config) -> None:
     _tok2vec(config)["structure"] = None
 
 
+def without_lexicon(config) -> None:
+    _tok2vec(config)["lexicon"] = None
+
+
 VARIANTS = {
-    "all": Variant("all", lambda config: None, {"features": "lexical + structure"}),
+    "all": Variant("all", lambda config: None, {"features": "lexical + structure + lexicon"}),
     "no-lexical": Variant("no-lexical", without_features, {"features": "listener only"}),
-    "no-structure": Variant("no-structure", without_structure, {"features": "lexical only"}),
+    "no-structure": Variant("no-structure", without_structure, {"features": "lexical + lexicon"}),
+    "no-lexicon": Variant("no-lexicon", without_lexicon, {"features": "lexical + structure"}),
 }
 
 

@@ -27,8 +27,12 @@ def test_augmentation_variants_resolve(kind, alpha, tmp_path):
         alpha, kind in ("phi", "both"), kind == "both")
 
 
-@pytest.mark.parametrize("name", ["all", "no-lexical", "no-structure"])
-def test_feature_variants_build(name):
+@pytest.mark.parametrize(
+    "name,structure,lexicon",
+    [("all", True, True), ("no-lexical", False, False),
+     ("no-structure", False, True), ("no-lexicon", True, False)],
+)
+def test_feature_variants_build(name, structure, lexicon):
     pytest.importorskip("spacy_transformers")
     config = tiny_config("transformer")
     feature_ablation.VARIANTS[name].edit(config)
@@ -36,7 +40,10 @@ def test_feature_variants_build(name):
     tok2vec = nlp.get_pipe("ner").model.get_ref("tok2vec")
     layers = {layer.name for layer in tok2vec.walk()}
     assert ("hashembed" in layers) == (name != "no-lexical")
-    assert any("extension_ids" in layer for layer in layers) == (name == "all")
+    read = {name for layer in tok2vec.walk() if layer.name == "extension_ids"
+            for name in layer.attrs["extensions"]}
+    assert ("section_name" in read) == structure
+    assert ("lexicon" in read) == lexicon
 
 
 @pytest.mark.parametrize(

@@ -96,6 +96,7 @@ def create_featured_tok2vec_v2(
     mix_width: int = 0,
 ) -> Model[List[Doc], List[Floats2d]]:
     """As v1, plus optional lexicon features (`spacy-deid.LexiconEmbed.v1`)."""
+    _give_empty_docs_a_width(transformer)
     parts = [transformer, features] + [part for part in (structure, lexicon) if part is not None]
     model: Model = concatenate(*parts)
     if mix_width > 0:
