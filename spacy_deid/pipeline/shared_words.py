@@ -1,10 +1,14 @@
 """Word lists that more than one component reads, kept once as data.
 
-- Role words (`data/role_words.jsonl`): family roles ("son", "sister") and
-  credentials ("md", "lcsw"). One line per word says which components use it
-  (`used_by`): the reconciler's `family_role_cues`/`credential_cues` and the
+- Role words (`data/role_words.jsonl`): family roles ("son", "sister"), the
+  words a note calls the patient by ("pt") and credentials ("md", "lcsw").
+  One line per word says which components use it (`used_by`): the
+  reconciler's `family_role_cues`/`patient_cues`/`credential_cues` and the
   safety net's relation and credential cues are the same words, with a few
   each component reads and the other does not (each keeps its own set).
+  The patient's words are apart from the family roles because they are no
+  evidence that a word near them is a name: a nursing note opens sentence
+  after sentence with "Pt" ("Pt tired. Ambulated to chair.").
 - Job head nouns (`spacy-deid.JobHeadNouns.v1`): the last words of the shipped
   job titles, picked by the rules in `data/job_heads.json`; read by the
   safety net (occupations) and the rule tagger (ages before an occupation).
@@ -21,7 +25,7 @@ from ..surrogates import lists
 
 ROLE_WORDS_PATH = DATA_DIR / "role_words.jsonl"
 JOB_HEADS_PATH = DATA_DIR / "job_heads.json"
-ROLES = ("family", "credential")
+ROLES = ("family", "patient", "credential")
 USERS = ("reconciler", "safety_net")
 
 
@@ -38,7 +42,7 @@ def _role_word(entry: Any) -> Dict[str, Any]:
 
 @lru_cache(maxsize=None)
 def role_words(role: str, used_by: str) -> FrozenSet[str]:
-    """The lower-case words of `role` ("family", "credential") that `used_by`
+    """The lower-case words of `role` ("family", "patient", "credential") that `used_by`
     ("reconciler", "safety_net") reads."""
     if role not in ROLES or used_by not in USERS:
         raise ValueError(f"role must be one of {ROLES} and used_by one of {USERS}")

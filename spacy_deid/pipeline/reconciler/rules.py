@@ -128,7 +128,9 @@ LABEL_LISTS = ("reconcile_labels", "propagate_labels", "case_insensitive_labels"
 GUARD_LISTS = ("stop_words", "common_words", "clinical_terms")
 # Lists kept once for the reconciler and the safety net (data/role_words.jsonl):
 # a lists file that does not define them gets the reconciler's words from there.
-SHARED_LISTS = {"family_role_cues": "family", "credential_cues": "credential"}
+SHARED_LISTS = {
+    "family_role_cues": "family", "patient_cues": "patient", "credential_cues": "credential",
+}
 REQUIRED_LISTS = LABEL_LISTS + GUARD_LISTS
 
 

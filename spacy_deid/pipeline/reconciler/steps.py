@@ -476,7 +476,9 @@ def _joined(doc: Doc, left: int) -> str:
 
 
 # Cue words are capitalised at the start of a sentence ("Husband Piet ..."), never names.
-NOT_NAME_LISTS = ("title_cues", "credential_cues", "clinician_role_cues", "family_role_cues")
+NOT_NAME_LISTS = (
+    "title_cues", "credential_cues", "clinician_role_cues", "family_role_cues", "patient_cues",
+)
 
 
 def _name_word(token: Token, rules: RuleSet) -> bool:
