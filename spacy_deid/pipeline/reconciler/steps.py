@@ -98,9 +98,15 @@ def _nearest(pattern, text: str, from_end: bool) -> Optional[int]:
     return best
 
 
+# Cue lists that count before a mention only: a title stands before a name,
+# never after it ("ALLERGIC TO MS": morphine sulfate, not "Ms.").
+BEFORE_ONLY_LISTS = frozenset({"title_cues", "name_titles"})
+
+
 def cue_distances(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet):
     """Distances (characters) from the mention to the nearest `cues` and the
-    nearest `unless` cue within the rule's windows; None where there is none."""
+    nearest `unless` cue within the rule's windows; None where there is none.
+    The `unless` lists of BEFORE_ONLY_LISTS are not looked for after it."""
     # The window texts come from spans, never from `doc.text`, which spaCy
     # rebuilds from all tokens on each access (quadratic over a long note).
     windows = []
@@ -111,12 +117,13 @@ def cue_distances(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet):
         last = min(len(doc), mention.end + rule.after)
         windows.append((doc[mention.end - 1].whitespace_ + doc[mention.end: last].text, False))
     cue, unless = rules.cue_regex(rule.cues), rules.cue_regex(rule.unless)
+    unless_after = rules.cue_regex(tuple(n for n in rule.unless if n not in BEFORE_ONLY_LISTS))
     cue_d = unless_d = None
     for text, from_end in windows:
         d = _nearest(cue, text, from_end)
         if d is not None and (cue_d is None or d < cue_d):
             cue_d = d
-        d = _nearest(unless, text, from_end)
+        d = _nearest(unless if from_end else unless_after, text, from_end)
         if d is not None and (unless_d is None or d < unless_d):
             unless_d = d
     return cue_d, unless_d
