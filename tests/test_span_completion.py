@@ -11,6 +11,7 @@ from spacy_deid.pipeline.reconciler.completion import complete_mentions  # noqa:
 LEXICONS = {
     "COUNTRY": ["Bosnia and Herzegovina", "Trinidad and Tobago"],
     "CITY": ["Boston", "Chicago"],
+    "LAST": ["Stone"],
     "JOB": ["medical equipment sales representative", "sales representative",
             "middle school guidance counselor", "associate program director"],
 }
@@ -55,6 +56,15 @@ CASES = [
     # negatives: a lower-case piece is no name; a spaced hyphen is a dash
     ("History of Parkinson-like tremor.", [("Parkinson", P)], [("Parkinson", P)]),
     ("Met Smith - Jones was absent.", [("Smith", P)], [("Smith", P)]),
+    # trim_english: in a note typed in one case, trailing English words are the sentence
+    ("SEEN BY DR. FORMBY AWARE OF PLAN.", [("FORMBY AWARE", D)], [("FORMBY", D)]),
+    ("DR QUENNELL PRONOUNCED AT NOON.", [("QUENNELL PRONOUNCED", D)], [("QUENNELL", D)]),
+    ("pt seen by dr quennell today, aware.", [("quennell today", D)], [("quennell", D)]),
+    # negatives: an initial, a surname the lists know, one word, a note in mixed case
+    ("CC: QUENNELL, ABEL T MD", [("QUENNELL, ABEL T", D)], [("QUENNELL, ABEL T", D)]),
+    ("SEEN BY DR. ABEL STONE TODAY.", [("ABEL STONE", D)], [("ABEL STONE", D)]),
+    ("PT SEEN BY DR. WELL.", [("WELL", D)], [("WELL", D)]),
+    ("Seen by Dr. Formby Aware today.", [("Formby Aware", D)], [("Formby Aware", D)]),
     # last_comma_first
     ("Signed: Smith, John\nDate: today", [("Smith", D)], [("Smith, John", D)]),
     ("Smith, John, MD\nAttending", [("Smith", D)], [("Smith, John", D)]),

@@ -38,6 +38,10 @@ Repairs of the opposite kind, where a mention ran too far:
 - trim_lowercase: an institution's name is capitalised; trailing lower-case
   words are a description, not part of it ("Harlow University counseling
   center" -> "Harlow University"). Only in notes written in mixed case;
+- trim_english: in a note typed in one case, a person's name ends at its
+  last word that a name list knows or that is no English word; trailing
+  English words are the sentence ("DR. FORMBY AWARE" -> "FORMBY", "DR
+  QUENNELL PRONOUNCED" -> "QUENNELL");
 - hospital_department: a hospital's name followed on the same line by
   capitalised words is a hospital and one of its departments ("Ashby
   Hospital Sleep Medicine" -> HOSPITAL "Ashby Hospital" + DEPARTMENT
@@ -52,6 +56,8 @@ from spacy.tokens import Doc, Token
 
 from ... import labels
 from .. import lexicon
+from ...clinical_lexicon import ENGLISH_LIST
+from ...extensions import has_token_feature
 from .rules import RuleSet
 from .steps import (
     NOT_NAME_LISTS, PERSON_LABELS, Mention, _joined, _name_word, lexicon_tags, mixed_case,
@@ -73,6 +79,8 @@ MAX_INNER_TAIL = 4
 MAX_JOB_WORDS = 6
 MAX_JOB_FIELD_WORDS = 3
 TRIM_LABELS = (labels.ORGANIZATION, labels.HOSPITAL, labels.DEPARTMENT)
+# Lexicon categories of a person's name words: a word tagged so is never trimmed.
+NAME_TAGS = frozenset({"FIRST", "LAST"})
 # Words that end a hospital's own name; what follows on the line is a department.
 HOSPITAL_HEADS = frozenset({"hospital", "hospitals", "infirmary", "sanatorium"})
 CENTER_HEADS = frozenset({"center", "centre"})
@@ -113,6 +121,8 @@ def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List
         if mention.label in INNER_WORD_LABELS + PLACE_LABELS:
             _grow(mention, owner, _inner_head(doc, mention, owner, rules, cased), "inner_word")
         if mention.label in PERSON_LABELS:
+            if not cased:
+                _shrink(mention, owner, _english_tail_start(doc, mention, rules), "trim_english")
             _shrink_left(mention, owner, _title_end(doc, mention, rules), "trim_title")
             for other in _nickname_parts(doc, mention, owner):
                 removed.add(id(other))
@@ -201,6 +211,20 @@ def _trim_lowercase(doc: Doc, mention: Mention) -> Optional[int]:
     if end == mention.end or not any(_capitalised(t) for t in doc[mention.start: end]):
         return None
     return end
+
+
+def _english_tail_start(doc: Doc, mention: Mention, rules: RuleSet) -> Optional[int]:
+    """Where trailing English words that no name list holds start, if a word
+    stays; None without `deid_lexicon`, which alone tells a surname from a word."""
+    if not has_token_feature(doc, "lexicon"):
+        return None
+    english = rules.lists.get(ENGLISH_LIST, frozenset())
+    end = mention.end
+    # An initial ("SIMON T") is a name's, whatever a word list says of the letter.
+    while end - 1 > mention.start and doc[end - 1].is_alpha and len(doc[end - 1]) > 1 \
+            and doc[end - 1].lower_ in english and not NAME_TAGS & set(lexicon_tags(doc[end - 1])):
+        end -= 1
+    return end if end != mention.end else None
 
 
 def _trailing_job(doc: Doc, mention: Mention, old_end: int, order: int) -> Optional[Mention]:
