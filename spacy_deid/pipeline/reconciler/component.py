@@ -46,6 +46,8 @@ from .steps import (
 )
 
 DEFAULT_RULES_KEY = RULES_KEY
+# Provenance of a mention span completion cut short (completion.py).
+TRIMMED = "complete:trim"
 DEFAULT_ATTRIBUTES_KEY = ATTRIBUTES_KEY
 
 
@@ -188,6 +190,8 @@ class Reconciler(Pipe):
                                   key=lambda m: m.start)
         if self.complete:
             mentions = complete_mentions(doc, mentions, ruleset)
+            if self.correct:
+                mentions = self._correct_trimmed(doc, mentions, ruleset, attrs, dropped)
         if self.reconcile:
             reconcile_mentions(
                 doc, mentions, ruleset, attrs,
@@ -198,6 +202,20 @@ class Reconciler(Pipe):
                 doc, mentions, ruleset, min_length=self.propagation_min_length
             )
         return mentions
+
+    @staticmethod
+    def _correct_trimmed(
+        doc: Doc, mentions: List[Mention], ruleset: RuleSet, attrs, dropped: List[Mention]
+    ) -> List[Mention]:
+        """The correct rules once more on the mentions completion cut short: a
+        trimmed mention has a shape the rules have not judged ("Comfort and
+        emotional support" -> "Comfort")."""
+        trimmed = [m for m in mentions if any(p.startswith(TRIMMED) for p in m.provenance)]
+        if not trimmed:
+            return mentions
+        kept = correct_mentions(doc, trimmed, ruleset, attrs, dropped)
+        gone = {id(m) for m in trimmed} - {id(m) for m in kept}
+        return [m for m in mentions if id(m) not in gone]
 
     def _collect_rules(self, doc: Doc) -> List[Mention]:
         if not self.rules_key or self.rules_key not in doc.spans:
