@@ -122,6 +122,10 @@ CASES = [
      [("Our Lady of Hope Church", O)]),
     ("saw a therapist at harlow university counseling center in may",
      [("harlow university counseling center", O)], [("harlow university counseling center", O)]),
+    # ... nor a hospital's own name word typed in lower case
+    ("Pt transferred from Saint Abel memorial today.", [("Saint Abel memorial", H)],
+     [("Saint Abel memorial", H)]),
+    ("Pt transferred from Okeby general this am.", [("Okeby general", H)], [("Okeby general", H)]),
     # hospital_department: "<Hospital> <Department>" on one line
     ("Ashby Hospital Sleep Medicine\nRecord date: today", [("Ashby Hospital Sleep Medicine", H)],
      [("Ashby Hospital", H), ("Sleep Medicine", DE)]),
@@ -152,6 +156,11 @@ CASES = [
     # negatives: a name that is no title; a title alone; a lower-case word
     ("Grace Okonkwo encouraged care.", [("Grace Okonkwo", P)], [("Grace Okonkwo", P)]),
     ("Called the Pastor today.", [("Pastor", P)], [("Pastor", P)]),
+    # a care-team role in capitals before the name; "Ho" as a surname stays
+    ("Pt seen by HO Quennell at noon.", [("HO Quennell", D)], [("Quennell", D)]),
+    ("Plan discussed with NP Abel Formby.", [("NP Abel Formby", D)], [("Abel Formby", D)]),
+    ("Seen by Ho Quennell at noon.", [("Ho Quennell", D)], [("Ho Quennell", D)]),
+    ("HO paged twice.", [("HO", D)], [("HO", D)]),
     # job_phrase: a capitalised title over "of" and its field
     ("Works as Senior Manager of Education at the museum.", [("Senior Manager", PR)],
      [("Senior Manager of Education", PR)]),

@@ -33,7 +33,8 @@ recorded in the mention's provenance ("complete:<kind>"):
 Repairs of the opposite kind, where a mention ran too far:
 
 - trim_title: a title or role word before a person's name ("Pastor",
-  "Daughter", "Sgt.") is left out, as annotators do;
+  "Daughter", "Sgt.", or a care-team role in capitals: "HO", "NP") is left
+  out, as annotators do;
 
 - trim_lowercase: an institution's name is capitalised; trailing lower-case
   words are a description, not part of it ("Harlow University counseling
@@ -79,6 +80,11 @@ MAX_INNER_TAIL = 4
 MAX_JOB_WORDS = 6
 MAX_JOB_FIELD_WORDS = 3
 TRIM_LABELS = (labels.ORGANIZATION, labels.HOSPITAL, labels.DEPARTMENT)
+# Words of a hospital's own name that notes type in lower case ("<Saint> <Name>
+# memorial"): no description, so trim_lowercase keeps them.
+HOSPITAL_QUALIFIERS = frozenset({"memorial", "general", "regional"})
+# Care-team roles written in capitals before a name ("HO", "NP", "RN"; reconciler list).
+CLINICIAN_ABBREVIATIONS = "clinician_abbreviations"
 # Lexicon categories of a person's name words: a word tagged so is never trimmed.
 NAME_TAGS = frozenset({"FIRST", "LAST"})
 # Words that end a hospital's own name; what follows on the line is a department.
@@ -175,6 +181,8 @@ def _title_end(doc: Doc, mention: Mention, rules: RuleSet) -> Optional[int]:
 
 
 def _is_title_word(token: Token, rules: RuleSet) -> bool:
+    if token.is_upper and token.lower_ in rules.lists.get(CLINICIAN_ABBREVIATIONS, ()):
+        return True  # "HO Quennell", "NP Formby": a care-team role in capitals
     return token.is_title and any(
         token.lower_ in rules.lists.get(name, ()) for name in NOT_NAME_LISTS + ("name_titles",)
     )
@@ -204,7 +212,7 @@ def _trim_lowercase(doc: Doc, mention: Mention) -> Optional[int]:
     """The end without trailing lower-case words, if a capitalised word stays."""
     end = mention.end
     while end - 1 > mention.start and doc[end - 1].is_alpha and doc[end - 1].is_lower \
-            and doc[end - 1].lower_ not in ORGANIZATION_SUFFIXES:
+            and doc[end - 1].lower_ not in ORGANIZATION_SUFFIXES | HOSPITAL_QUALIFIERS:
         end -= 1
     while end - 1 > mention.start and doc[end - 1].lower_ in TRIM_JOINERS:
         end -= 1
