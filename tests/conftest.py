@@ -47,3 +47,36 @@ def rules_model_dir(tmp_path_factory) -> Path:
 def rules_nlp(rules_model_dir):
     """The rules-only pipeline, loaded from `rules_model_dir`."""
     return spacy.load(rules_model_dir)
+
+
+def _reconciler_nlp(lexicons):
+    """A blank pipeline: `deid_lexicon` with these lexicons (no word frequencies)
+    and `deid_reconciler` with its packaged rules, reconcile and propagate off."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=lexicons, frequencies={})
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    return nlp
+
+
+def _entities_from_one_ner_mention(nlp, text, mention, label):
+    """(text, label) of the entities the reconciler leaves when `mention` (its
+    first occurrence) comes from the NER as `label`."""
+    doc = nlp.make_doc(text)
+    start = text.index(mention)
+    doc.ents = [doc.char_span(start, start + len(mention), label=label)]
+    for component in ("deid_lexicon", "deid_reconciler"):
+        doc = nlp.get_pipe(component)(doc)
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+@pytest.fixture(scope="session")
+def reconciler_nlp_with():
+    """Build a lexicon + reconciler pipeline: `reconciler_nlp_with({"FIRST": [...]})`."""
+    return _reconciler_nlp
+
+
+@pytest.fixture(scope="session")
+def entities_from_ner():
+    """`entities_from_ner(nlp, text, mention, label)`: the entities left after
+    `deid_lexicon` and `deid_reconciler` when the NER found `mention` as `label`."""
+    return _entities_from_one_ner_mention

@@ -3,7 +3,6 @@
 that a word near them is a name: nursing notes open sentence after sentence
 with "Pt". Positives and negatives; all strings and names invented."""
 import pytest
-import spacy
 
 from spacy_deid import labels
 from spacy_deid.pipeline.reconciler.rules import make_reconciler_rules
@@ -12,22 +11,8 @@ from spacy_deid.pipeline.shared_words import role_words
 
 
 @pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"FIRST": ["Rosalind"], "LAST": ["Brisko", "Formby"]}, frequencies={})
-    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
-    return nlp
-
-
-def entities(nlp, text, mention, label):
-    """(text, label) of the entities left when `mention` comes from the NER as `label`."""
-    doc = nlp.make_doc(text)
-    start = text.index(mention)
-    doc.ents = [doc.char_span(start, start + len(mention), label=label)]
-    for component in ("deid_lexicon", "deid_reconciler"):
-        doc = nlp.get_pipe(component)(doc)
-    return [(e.text, e.label_) for e in doc.ents]
+def nlp(reconciler_nlp_with):
+    return reconciler_nlp_with({"FIRST": ["Rosalind"], "LAST": ["Brisko", "Formby"]})
 
 
 @pytest.mark.parametrize("text, mention, label, left", [
@@ -44,8 +29,9 @@ def entities(nlp, text, mention, label):
      [("Rosalind Brisko", labels.PATIENT)]),
     ("Patient Brisko seen today.", "Brisko", labels.DOCTOR, [("Brisko", labels.PATIENT)]),
 ])
-def test_a_patient_word_is_no_evidence_of_a_name(nlp, text, mention, label, left):
-    assert entities(nlp, text, mention, label) == left
+def test_a_patient_word_is_no_evidence_of_a_name(
+        nlp, entities_from_ner, text, mention, label, left):
+    assert entities_from_ner(nlp, text, mention, label) == left
 
 
 def test_patient_words_are_their_own_list():

@@ -6,7 +6,6 @@ Positives and negatives; all strings and names invented."""
 import json
 
 import pytest
-import spacy
 
 from spacy_deid import labels
 from spacy_deid.pipeline.reconciler.rules import DEFAULT_RULES_PATH
@@ -18,22 +17,8 @@ ROLE_RULES = (
 
 
 @pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"FIRST": ["Rosalind"], "LAST": ["Brisko", "Formby"]}, frequencies={})
-    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
-    return nlp
-
-
-def entities(nlp, text, mention, label):
-    """(text, label) of the entities left when `mention` comes from the NER as `label`."""
-    doc = nlp.make_doc(text)
-    start = text.index(mention)
-    doc.ents = [doc.char_span(start, start + len(mention), label=label)]
-    for component in ("deid_lexicon", "deid_reconciler"):
-        doc = nlp.get_pipe(component)(doc)
-    return [(e.text, e.label_) for e in doc.ents]
+def nlp(reconciler_nlp_with):
+    return reconciler_nlp_with({"FIRST": ["Rosalind"], "LAST": ["Brisko", "Formby"]})
 
 
 @pytest.mark.parametrize("text, mention, label, left", [
@@ -47,8 +32,9 @@ def entities(nlp, text, mention, label):
     ("Husband Rosalind at bedside.", "Rosalind", labels.DOCTOR, [("Rosalind", labels.PATIENT)]),
     ("Seen by Dr. Formby this am.", "Formby", labels.PATIENT, [("Formby", labels.DOCTOR)]),
 ])
-def test_charting_words_are_dropped_before_a_role_decides(nlp, text, mention, label, left):
-    assert entities(nlp, text, mention, label) == left
+def test_charting_words_are_dropped_before_a_role_decides(
+        nlp, entities_from_ner, text, mention, label, left):
+    assert entities_from_ner(nlp, text, mention, label) == left
 
 
 def test_role_rules_come_after_every_correct_rule_that_drops():

@@ -2,27 +2,14 @@
 count of positive culture bottles ("2/4 bottles") have a date's shape but are
 values. Positives and negatives; all strings invented."""
 import pytest
-import spacy
 
 from spacy_deid import labels
 from spacy_deid.pipeline.reconciler.rules import make_reconciler_rules
 
 
 @pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons={}, frequencies={})
-    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
-    return nlp
-
-
-def dates_left(nlp, text, mention):
-    doc = nlp.make_doc(text)
-    start = text.index(mention)
-    doc.ents = [doc.char_span(start, start + len(mention), label=labels.DATE)]
-    for component in ("deid_lexicon", "deid_reconciler"):
-        doc = nlp.get_pipe(component)(doc)
-    return [e.text for e in doc.ents]
+def nlp(reconciler_nlp_with):
+    return reconciler_nlp_with({})
 
 
 @pytest.mark.parametrize("text, mention, kept", [
@@ -43,8 +30,9 @@ def dates_left(nlp, text, mention):
     ("Cx sent 11/4.", "11/4", True),
     ("Pain clinic visit 4/12.", "4/12", True),
 ])
-def test_a_score_or_a_bottle_count_is_no_date(nlp, text, mention, kept):
-    assert dates_left(nlp, text, mention) == ([mention] if kept else [])
+def test_a_score_or_a_bottle_count_is_no_date(nlp, entities_from_ner, text, mention, kept):
+    dates = [text for text, _ in entities_from_ner(nlp, text, mention, labels.DATE)]
+    assert dates == ([mention] if kept else [])
 
 
 def test_the_cue_lists_are_shipped():

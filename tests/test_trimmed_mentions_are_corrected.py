@@ -3,27 +3,13 @@ correct rules once more, and one common word at a sentence start is no
 organisation ("Comfort and reassurance offered" -> "Comfort" -> dropped).
 Positives and negatives; all strings and names invented."""
 import pytest
-import spacy
 
 from spacy_deid import labels
 
 
 @pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"CITY": ["Comfort", "Haven"], "FIRST": ["Mercy"]}, frequencies={})
-    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
-    return nlp
-
-
-def entities(nlp, text, mention, label):
-    doc = nlp.make_doc(text)
-    start = text.index(mention)
-    doc.ents = [doc.char_span(start, start + len(mention), label=label)]
-    for component in ("deid_lexicon", "deid_reconciler"):
-        doc = nlp.get_pipe(component)(doc)
-    return [(e.text, e.label_) for e in doc.ents]
+def nlp(reconciler_nlp_with):
+    return reconciler_nlp_with({"CITY": ["Comfort", "Haven"], "FIRST": ["Mercy"]})
 
 
 @pytest.mark.parametrize("text, mention, label, left", [
@@ -43,5 +29,6 @@ def entities(nlp, text, mention, label):
     ("Plan to be transferred to Haven tomorrow.", "Haven", labels.ORGANIZATION,
      [("Haven", labels.HOSPITAL)]),
 ])
-def test_a_trimmed_mention_is_judged_again(nlp, text, mention, label, left):
-    assert entities(nlp, text, mention, label) == left
+def test_a_trimmed_mention_is_judged_again(
+        nlp, entities_from_ner, text, mention, label, left):
+    assert entities_from_ner(nlp, text, mention, label) == left

@@ -83,6 +83,8 @@ TRIM_LABELS = (labels.ORGANIZATION, labels.HOSPITAL, labels.DEPARTMENT)
 # Words of a hospital's own name that notes type in lower case ("<Saint> <Name>
 # memorial"): no description, so trim_lowercase keeps them.
 HOSPITAL_QUALIFIERS = frozenset({"memorial", "general", "regional"})
+# Lower-case words trim_lowercase never cuts from the end of a name.
+KEPT_LOWER_CASE_WORDS = ORGANIZATION_SUFFIXES | HOSPITAL_QUALIFIERS
 # Care-team roles written in capitals before a name ("HO", "NP", "RN"; reconciler list).
 CLINICIAN_ABBREVIATIONS = "clinician_abbreviations"
 # Lexicon categories of a person's name words: a word tagged so is never trimmed.
@@ -212,7 +214,7 @@ def _trim_lowercase(doc: Doc, mention: Mention) -> Optional[int]:
     """The end without trailing lower-case words, if a capitalised word stays."""
     end = mention.end
     while end - 1 > mention.start and doc[end - 1].is_alpha and doc[end - 1].is_lower \
-            and doc[end - 1].lower_ not in ORGANIZATION_SUFFIXES | HOSPITAL_QUALIFIERS:
+            and doc[end - 1].lower_ not in KEPT_LOWER_CASE_WORDS:
         end -= 1
     while end - 1 > mention.start and doc[end - 1].lower_ in TRIM_JOINERS:
         end -= 1

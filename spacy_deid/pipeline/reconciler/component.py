@@ -209,7 +209,7 @@ class Reconciler(Pipe):
     ) -> List[Mention]:
         """The correct rules once more on the mentions completion cut short: a
         trimmed mention has a shape the rules have not judged ("Comfort and
-        emotional support" -> "Comfort")."""
+        reassurance offered" -> "Comfort")."""
         trimmed = [m for m in mentions if any(p.startswith(TRIMMED) for p in m.provenance)]
         if not trimmed:
             return mentions
