@@ -12,6 +12,7 @@ NER marked as a name or a place that is a drug, an abbreviation or (in lower
 case) a common word, with no title or role cue, is dropped
 (`reconciler_rules.jsonl`, docs/clinical-notes.md).
 """
+import re
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional
 
@@ -37,6 +38,9 @@ CLINICAL_OR_COMMON_LIST = "clinical_or_common"
 ENGLISH_LIST = "english_words"
 ENGLISH_OR_CLINICAL_LIST = "english_or_clinical"  # what a misspelt word is one slip from
 STOP_WORDS_LIST = "english_stop_words"  # spaCy's English stop words ("will", "may", "in")
+# A surname with an apostrophe after one letter ("o'malley", "d'angelo"), which
+# the census lists write without it ("OMALLEY").
+APOSTROPHE_NAME = re.compile(r"^[a-z]['’][a-z]{2,}$")
 
 
 @lru_cache(maxsize=1)
@@ -61,7 +65,21 @@ def hand_vocabulary() -> List[str]:
 
 
 def common_english(min_zipf: int = COMMON_ZIPF) -> List[str]:
-    return [word.lower() for word, zipf in lists.pairs("common_words.tsv") if int(zipf) >= min_zipf]
+    surnames = _apostrophe_surnames()
+    return [word.lower() for word, zipf in lists.pairs("common_words.tsv")
+            if int(zipf) >= min_zipf and word.lower() not in surnames]
+
+
+@lru_cache(maxsize=1)
+def _apostrophe_surnames() -> FrozenSet[str]:
+    """The words of wordfreq's list that are census surnames written with an
+    apostrophe ("o'malley" for OMALLEY): frequent in English text as names, not
+    as words, so no list of English words holds them ("o'clock" stays)."""
+    census = {name.lower() for name in lists.words("last_names.txt")}
+    return frozenset(
+        word.lower() for word, _ in lists.pairs("common_words.tsv")
+        if APOSTROPHE_NAME.match(word.lower()) and (word[0] + word[2:]).lower() in census
+    )
 
 
 def vocabulary_lists(min_zipf: int = COMMON_ZIPF) -> Dict[str, List[str]]:

@@ -37,6 +37,7 @@ from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, t
 from .. import labels
 from ..data_files import warn_no_data
 from ..extensions import install_extensions, set_token_feature_values
+from ..clinical_lexicon import APOSTROPHE_NAME
 from ..surrogates import lists
 
 # Category tags written to Token._.lexicon; places share the PHI subtype's name.
@@ -58,6 +59,15 @@ _PLAIN_PHRASE = re.compile(r"^[^\W\d_]+(?: [^\W\d_]+)*$")
 # Capitalised literal words of the hospital / organisation / unit patterns
 # ("Hospital", "Clinic", "Services"): the institution-word list.
 _PATTERN_WORD = re.compile(r"(?<![{\w])[A-Z][a-z]+(?![\w}])")
+
+
+def _single_tags(single: Dict[str, Tuple[str, ...]], form: str) -> Optional[str]:
+    # The census lists write "o'malley" without its apostrophe ("OMALLEY"): an
+    # unknown form of that shape is looked up without it too.
+    cats = single.get(form)
+    if cats is None and APOSTROPHE_NAME.match(form):
+        cats = single.get(form[0] + form[2:])
+    return "|".join(cats) if cats else None
 
 
 def _institution_words() -> List[str]:
@@ -213,7 +223,7 @@ class LexiconTagger(Pipe):
         forms = [strings[key] for key in keys.tolist()]
         token_form = token_form.reshape(-1).tolist()
         single, multi = self._single, self._multi
-        form_tags = ["|".join(single[form]) if form in single else None for form in forms]
+        form_tags = [_single_tags(single, form) for form in forms]
         tags: List[Optional[str]] = [form_tags[f] for f in token_form]
         # Phrases of several tokens: token index -> categories of all phrases there
         starts_phrase = [form in multi for form in forms]
