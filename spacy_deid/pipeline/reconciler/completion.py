@@ -29,6 +29,10 @@ recorded in the mention's provenance ("complete:<kind>"):
 
 - nickname: a person's name written with a nickname in quotes, found in
   parts, becomes one mention ('Mateo "Teo" Villanueva').
+- one_case_name: a person's name typed in one case, found in part: a first
+  name takes the surname after it, when a surname list knows that word and it
+  is no English word ("dr. abel quennell"), and a first-and-last name the
+  first name before it ("abel rosalind quennell").
 
 Repairs of the opposite kind, where a mention ran too far:
 
@@ -57,7 +61,7 @@ from spacy.tokens import Doc, Token
 
 from ... import labels
 from .. import lexicon
-from ...clinical_lexicon import ENGLISH_LIST
+from ...clinical_lexicon import CLINICAL_LIST, ENGLISH_LIST, STOP_WORDS_LIST
 from ...extensions import has_token_feature
 from .rules import RuleSet
 from .steps import (
@@ -136,6 +140,7 @@ def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List
                 removed.add(id(other))
                 _grow(mention, owner, (mention.start, other.end), "nickname", absorb=other)
             _grow(mention, owner, _last_comma_first(doc, mention, owner, rules), "last_comma_first")
+            _grow(mention, owner, _one_case_name(doc, mention, owner, rules), "one_case_name")
         elif mention.label == labels.PROFESSION:
             _grow(mention, owner, _job_phrase(doc, mention, owner), "job_phrase")
         # In a note typed in one case every word looks capitalised: "KMH FOR CATH".
@@ -188,6 +193,47 @@ def _is_title_word(token: Token, rules: RuleSet) -> bool:
     return token.is_title and any(
         token.lower_ in rules.lists.get(name, ()) for name in NOT_NAME_LISTS + ("name_titles",)
     )
+
+
+def _one_case_name(doc: Doc, mention: Mention, owner, rules: RuleSet) -> Optional[Tuple[int, int]]:
+    """A person's name typed in one case, found in part: a first name found
+    alone takes the surname after it ("dr. abel quennell" found as "abel"), a
+    first-and-last name the first name before it ("abel rosalind quennell"
+    found as "rosalind quennell"). Capitals cannot tell a name from a word
+    there, so the lexicon decides: the word after must be a surname that is no
+    English word, the word before a first name before another."""
+    if not has_token_feature(doc, "lexicon"):
+        return None
+    words = doc[mention.start: mention.end]
+    if not all(t.is_alpha for t in words) or not (words.text.islower() or words.text.isupper()):
+        return None
+    lower = words.text.islower()
+    start, end = mention.start, mention.end
+    if _name_neighbour(doc, end, lower, rules) and _joined(doc, end - 1) == " " \
+            and "FIRST" in lexicon_tags(doc[end - 1]) and "LAST" in lexicon_tags(doc[end]) \
+            and doc[end].lower_ not in rules.lists.get(ENGLISH_LIST, ()) and _free(owner, end, end + 1):
+        end += 1
+    before = start - 1
+    if end - start >= 2 and _name_neighbour(doc, before, lower, rules) and _joined(doc, before) == " " \
+            and "FIRST" in lexicon_tags(doc[before]) and "FIRST" in lexicon_tags(doc[start]) \
+            and _free(owner, before, start):
+        start = before
+    return (start, end)
+
+
+def _name_neighbour(doc: Doc, i: int, lower: bool, rules: RuleSet) -> bool:
+    """Whether token i is a word of the mention's case that may be a name's:
+    no stop word, no clinical word, no cue word."""
+    if not 0 <= i < len(doc):
+        return False
+    token = doc[i]
+    if not token.is_alpha or len(token) < 2 or (token.is_lower if lower else token.is_upper) is False:
+        return False
+    if token.lower_ in rules.guard_words or token.lower_ in rules.lists.get(STOP_WORDS_LIST, ()):
+        return False
+    if token.lower_ in rules.lists.get(CLINICAL_LIST, ()):
+        return False
+    return not any(token.lower_ in rules.lists.get(name, ()) for name in NOT_NAME_LISTS)
 
 
 def _nickname_parts(doc: Doc, mention: Mention, owner) -> List[Mention]:
