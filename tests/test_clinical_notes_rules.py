@@ -179,6 +179,13 @@ STYLE_CASES = [
     ("name_lower_word_after_title", "Seen by Dr. Abel quennell Today.", "Abel quennell", labels.DOCTOR, True),
     ("name_lower_word_in_lower_case_note", "spoke with abel quennell today", "abel quennell", labels.PATIENT,
      True),
+    # a place has no digit; a ward's number is its floor or wing, below 20
+    ("place_with_a_number", "Received on Assist Control 14 overnight.", "Assist Control 14", labels.CITY, False),
+    ("country_with_a_number", "Sats dipped to 80s then recovered.", "80s", labels.COUNTRY, False),
+    ("department_with_a_rate", "Rhythm changed to V-paced 90 overnight.", "V-paced 90", labels.DEPARTMENT, False),
+    ("department_with_a_rhythm", "Went into Flutter 150 and back.", "Flutter 150", labels.DEPARTMENT, False),
+    ("place_without_a_number", "Moved here from Hartwell last year.", "Hartwell", labels.CITY, True),
+    ("ward_with_its_floor", "Transferred to Lindgren 12 today.", "Lindgren 12", labels.DEPARTMENT, True),
 ]
 
 
@@ -206,6 +213,13 @@ def test_a_date_glued_to_a_decimal_point_is_a_value(text, date, kept):
 def test_evidence_rules(reconciler_nlp, text, mention, label, kept):
     doc = reconciler_nlp.get_pipe("deid_reconciler")(build(reconciler_nlp, text, mention, label))
     assert [(e.text, e.label_) for e in doc.ents] == ([(mention, label)] if kept else [])
+
+
+def test_a_place_with_a_number_stays_where_a_place_list_knows_a_word(reconciler_nlp_with, entities_from_ner):
+    nlp = reconciler_nlp_with({"CITY": ["Hartwell"]})
+    text = "Lives in Hartwell 02134 with her son."
+    assert entities_from_ner(nlp, text, "Hartwell 02134", labels.CITY) == [("Hartwell 02134", labels.CITY)]
+    assert entities_from_ner(nlp, "Lives in Brisko 02134 now.", "Brisko 02134", labels.CITY) == []
 
 
 def test_a_relation_word_a_pattern_took_for_a_name_is_dropped(reconciler_nlp):
