@@ -186,6 +186,11 @@ STYLE_CASES = [
     ("department_with_a_rhythm", "Went into Flutter 150 and back.", "Flutter 150", labels.DEPARTMENT, False),
     ("place_without_a_number", "Moved here from Hartwell last year.", "Hartwell", labels.CITY, True),
     ("ward_with_its_floor", "Transferred to Lindgren 12 today.", "Lindgren 12", labels.DEPARTMENT, True),
+    ("room_word_and_value", "Pacer on DDD 72 and capturing.", "DDD 72", labels.ROOM, False),
+    ("room_word_and_value_in_capitals", "HR IN HIGH 90S, NO ECTOPY.", "HIGH 90S", labels.ROOM, False),
+    ("room_word_and_its_number", "Seen at the clinic, Suite 212 today.", "Suite 212", labels.ROOM, True),
+    ("room_ward_and_floor", "Moved up to Blakemore 4 today.", "Blakemore 4", labels.ROOM, True),
+    ("room_after_cue", "Moved to room Lindgren 412 today.", "Lindgren 412", labels.ROOM, True),
 ]
 
 
