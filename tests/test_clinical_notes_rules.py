@@ -587,6 +587,10 @@ def places_nlp():
     # a ward: a word that is no English or clinical word and a number, after on/to/from/per
     ("Per Vandersloot 3 RN, UO only 20cc/hr", ["Vandersloot 3"]),
     ("FOUND UNRESPONSIVE ON BLAKESLEE 6. CODE CALLED", ["BLAKESLEE 6"]),
+    # a capitalised preposition after the number starts the next phrase, not the ward's name
+    ("Rapid response called To vandersloot 4 At 0310.", ["vandersloot 4"]),
+    ("Moved To Vandersloot 4 In the evening.", ["Vandersloot 4"]),
+    ("Moved To Vandersloot 4 Tower today.", []),
     # an English word, a drug or a unit of care, a dose or a value: no ward
     ("Advanced to day 3 of antibiotics", []),
     ("Remains on levo 2 mcg/kg/min", []),

@@ -1,6 +1,8 @@
-"""Surnames written with an apostrophe ("o'malley", "D'ANGELO"), which the census
-lists write without it ("OMALLEY"): the lexicon knows them, and no list of
-English words holds them, though wordfreq counts them as words."""
+"""Surnames the word lists get wrong. Written with an apostrophe ("o'malley",
+"D'ANGELO"), which the census lists write without it ("OMALLEY"): the lexicon
+knows them, and no list of English words holds them, though wordfreq counts
+them as words. A rare stop word that a surname list knows ("dr. thence"): a
+name after a title, as a rare English word is (title_word_is_stop_word)."""
 import pytest
 import spacy
 
@@ -61,3 +63,30 @@ def rules_pipeline():
 def test_initial_and_apostrophe_surname_in_lower_case_is_a_person(rules_pipeline, text, expected):
     found = [e.text for e in rules_pipeline(text).ents if e.label_ in ("DOCTOR", "PATIENT")]
     assert [f for f in found if "formby" not in f] == expected
+
+
+# --- a stop word after a title ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def stop_word_surname_nlp():
+    nlp = blank_deid()
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons={"LAST": ["Thence", "Will"]}, frequencies={})
+    nlp.add_pipe("deid_phi_rules").initialize()
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    return nlp
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        # a rare stop word that a surname list knows is the surname after a title
+        ("bronchoscopy done by dr. thence today.", ["thence"]),
+        # negatives: a common stop word, a surname or not; a stop word no list knows
+        ("plan discussed, dr will see him today.", []),
+        ("nothing new, dr whence asked.", []),
+    ],
+)
+def test_a_rare_stop_word_a_surname_list_knows_is_a_name_after_a_title(stop_word_surname_nlp, text, expected):
+    found = [e.text for e in stop_word_surname_nlp(text).ents if e.label_ in ("DOCTOR", "PATIENT")]
+    assert found == expected
