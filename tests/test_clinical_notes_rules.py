@@ -187,6 +187,11 @@ STYLE_CASES = [
     ("department_with_a_rhythm", "Went into Flutter 150 and back.", "Flutter 150", labels.DEPARTMENT, False),
     ("place_without_a_number", "Moved here from Hartwell last year.", "Hartwell", labels.CITY, True),
     ("ward_with_its_floor", "Transferred to Lindgren 12 today.", "Lindgren 12", labels.DEPARTMENT, True),
+    # one letter is a person's initial only beside a title, a credential or a role
+    ("person_single_letter", "ETT pulled back, was close to R. mainstem.", "R.", labels.PATIENT, False),
+    ("person_single_letter_in_a_list", "Allergies: codeine-> N/V. Morphine ok.", "V.", labels.DOCTOR, False),
+    ("person_initial_after_title", "Discussed with Dr. R. today.", "R.", labels.DOCTOR, True),
+    ("person_initial_before_credential", "Dressing done by Q, RN overnight.", "Q", labels.DOCTOR, True),
     ("room_word_and_value", "Pacer on DDD 72 and capturing.", "DDD 72", labels.ROOM, False),
     ("room_word_and_value_in_capitals", "HR IN HIGH 90S, NO ECTOPY.", "HIGH 90S", labels.ROOM, False),
     ("room_word_and_its_number", "Seen at the clinic, Suite 212 today.", "Suite 212", labels.ROOM, True),
