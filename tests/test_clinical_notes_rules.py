@@ -187,6 +187,9 @@ STYLE_CASES = [
     ("department_with_a_rhythm", "Went into Flutter 150 and back.", "Flutter 150", labels.DEPARTMENT, False),
     ("place_without_a_number", "Moved here from Hartwell last year.", "Hartwell", labels.CITY, True),
     ("ward_with_its_floor", "Transferred to Lindgren 12 today.", "Lindgren 12", labels.DEPARTMENT, True),
+    # "sats" (oxygen saturations) is no Saturday; "Sat" still is one
+    ("date_word_sats", "Sedated to improve ventilation.Sats up to 98%.", "ventilation.Sats", labels.DATE, False),
+    ("date_word_sat", "Family to visit on Sat.", "Sat", labels.DATE, True),
     # one letter is a person's initial only beside a title, a credential or a role
     ("person_single_letter", "ETT pulled back, was close to R. mainstem.", "R.", labels.PATIENT, False),
     ("person_single_letter_in_a_list", "Allergies: codeine-> N/V. Morphine ok.", "V.", labels.DOCTOR, False),
