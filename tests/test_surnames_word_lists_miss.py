@@ -90,31 +90,3 @@ def stop_word_surname_nlp():
 def test_a_rare_stop_word_a_surname_list_knows_is_a_name_after_a_title(stop_word_surname_nlp, text, expected):
     found = [e.text for e in stop_word_surname_nlp(text).ents if e.label_ in ("DOCTOR", "PATIENT")]
     assert found == expected
-
-
-# --- a surname after a role abbreviation ------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def role_surname_nlp():
-    nlp = blank_deid()
-    nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"LAST": ["Thorne", "Warm", "Cough"]}, frequencies={})
-    nlp.add_pipe("deid_phi_rules").initialize()
-    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
-    return nlp
-
-
-@pytest.mark.parametrize(
-    "text,expected",
-    [
-        # a surname that is a rare English word, after a role abbreviation
-        ("ORDER CHECKED W/MD THORNE AS MED WAS HELD.", ["THORNE"]),
-        # negatives: a common English word, a finding, whatever a surname list says
-        ("SKIN INTACT, RN WARM TO TOUCH.", []),
-        ("lungs clear, occasional np cough overnight.", []),
-    ],
-)
-def test_a_surname_that_is_a_rare_word_after_a_role(role_surname_nlp, text, expected):
-    found = [e.text for e in role_surname_nlp(text).ents if e.label_ in ("DOCTOR", "PATIENT")]
-    assert found == expected
