@@ -59,13 +59,18 @@ def load_clinical_lexicon() -> Dict[str, FrozenSet[str]]:
     return {term: frozenset(cats) for term, cats in result.items()}
 
 
-def hand_vocabulary() -> List[str]:
+def _listed_words(path) -> List[str]:
+    """The lower-case words of a word-list file (blank lines and # comments skipped)."""
     words = []
-    for line in HAND_VOCABULARY_PATH.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
             words.extend(part.lower() for part in line.split())
     return words
+
+
+def hand_vocabulary() -> List[str]:
+    return _listed_words(HAND_VOCABULARY_PATH)
 
 
 @lru_cache(maxsize=1)
@@ -73,10 +78,7 @@ def clinical_findings() -> FrozenSet[str]:
     """The words of ICD-10-CM's diagnoses and findings (`data/clinical_findings.txt`,
     built by `scripts/build_clinical_findings.py`): evidence against a name for
     the reconciler only, so the NER reads the lexicon it was trained with."""
-    return frozenset(
-        line.strip() for line in FINDINGS_PATH.read_text(encoding="utf-8").splitlines()
-        if line.strip() and not line.startswith("#")
-    )
+    return frozenset(_listed_words(FINDINGS_PATH))
 
 
 def common_english(min_zipf: int = COMMON_ZIPF) -> List[str]:

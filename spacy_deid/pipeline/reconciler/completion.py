@@ -61,11 +61,12 @@ from spacy.tokens import Doc, Token
 
 from ... import labels
 from .. import lexicon
-from ...clinical_lexicon import CLINICAL_LIST, ENGLISH_LIST, STOP_WORDS_LIST
+from ...clinical_lexicon import CLINICAL_LIST, ENGLISH_LIST
 from ...extensions import has_token_feature
 from .rules import RuleSet
 from .steps import (
-    NOT_NAME_LISTS, PERSON_LABELS, Mention, _joined, _name_word, lexicon_tags, mixed_case,
+    NOT_NAME_LISTS, PERSON_LABELS, Mention, _guard_or_cue_word, _joined, _name_word, lexicon_tags,
+    mixed_case,
 )
 
 # Lower-case particles that open a surname glued by a hyphen ("al-Rashid").
@@ -227,13 +228,9 @@ def _name_neighbour(doc: Doc, i: int, lower: bool, rules: RuleSet) -> bool:
     if not 0 <= i < len(doc):
         return False
     token = doc[i]
-    if not token.is_alpha or len(token) < 2 or (token.is_lower if lower else token.is_upper) is False:
+    if not token.is_alpha or len(token) < 2 or not (token.is_lower if lower else token.is_upper):
         return False
-    if token.lower_ in rules.guard_words or token.lower_ in rules.lists.get(STOP_WORDS_LIST, ()):
-        return False
-    if token.lower_ in rules.lists.get(CLINICAL_LIST, ()):
-        return False
-    return not any(token.lower_ in rules.lists.get(name, ()) for name in NOT_NAME_LISTS)
+    return token.lower_ not in rules.lists.get(CLINICAL_LIST, ()) and not _guard_or_cue_word(token, rules)
 
 
 def _nickname_parts(doc: Doc, mention: Mention, owner) -> List[Mention]:

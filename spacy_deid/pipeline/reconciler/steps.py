@@ -490,9 +490,14 @@ NOT_NAME_LISTS = (
 
 def _name_word(token: Token, rules: RuleSet) -> bool:
     """A capitalised word that can be part of a person's or place's name."""
-    if not (token.is_alpha and token.is_title) or token.lower_ in rules.guard_words:
-        return False
-    return not any(token.lower_ in rules.lists.get(name, ()) for name in NOT_NAME_LISTS)
+    return token.is_alpha and token.is_title and not _guard_or_cue_word(token, rules)
+
+
+def _guard_or_cue_word(token: Token, rules: RuleSet) -> bool:
+    """A stop word, a guard-list word or a cue word (title, role, credential):
+    never part of a name, whatever its case."""
+    return token.lower_ in rules.guard_words or any(
+        token.lower_ in rules.lists.get(name, ()) for name in NOT_NAME_LISTS)
 
 
 def _extend_name(doc: Doc, start: int, end: int, rules: RuleSet, occupied: List[bool]):
