@@ -517,6 +517,26 @@ def test_places_after_a_move(rules_reconciler_nlp, text, expected):
     assert found == expected
 
 
+@pytest.mark.parametrize("text,expected", [
+    # a hospital's short name named as where a place of care or a team is
+    ("PT SEEN IN ED AT KMH LAST PM", [("KMH", labels.HOSPITAL)]),
+    ("followed by the renal team at BVMC", [("BVMC", labels.HOSPITAL)]),
+    ("GOES TO DIALYSIS @ WRH MWF", [("WRH", labels.HOSPITAL)]),
+    # common words, times, units and places of care are none
+    ("SPOKE WITH TEAM AT LENGTH", []),
+    ("MET WITH TEAM AT BEDSIDE", []),
+    ("SEEN IN ED AT HS", []),
+    ("discussed with team at MICU rounds", []),
+    ("seen in ED at 0300", []),
+    # a longer name is read whole, by the hospital-name pattern
+    ("seen in the ED at BVMC Hospital", [("BVMC Hospital", labels.HOSPITAL)]),
+])
+def test_hospital_named_beside_a_place_of_care(rules_reconciler_nlp, text, expected):
+    doc = rules_reconciler_nlp(text)
+    found = [(e.text, e.label_) for e in doc.ents if e.label_ in (labels.HOSPITAL, labels.DEPARTMENT)]
+    assert found == expected
+
+
 @pytest.mark.parametrize("sources,valid", [
     (["ner"], True), (["rule"], True), (["rule:ward-number-after-transfer"], True),
     (["rules"], False), (["rule:"], False), ("ner", False),
