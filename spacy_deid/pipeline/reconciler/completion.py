@@ -104,7 +104,9 @@ OPEN_QUOTES = frozenset({'"', "\u201c", "'", "\u2018"})
 CLOSE_QUOTES = frozenset({'"', "\u201d", "'", "\u2019"})
 
 
-def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List[Mention]:
+def complete_mentions(
+    doc: Doc, mentions: List[Mention], rules: RuleSet, cased: Optional[bool] = None
+) -> List[Mention]:
     """Grow mentions over the parts that belong to them; merges two mentions
     where one growth reaches another ("and" between places). Returns the new list."""
     owner: List[Optional[Mention]] = [None] * len(doc)
@@ -112,7 +114,8 @@ def complete_mentions(doc: Doc, mentions: List[Mention], rules: RuleSet) -> List
         for i in range(mention.start, mention.end):
             owner[i] = mention
     removed = set()
-    cased = mixed_case(doc)
+    if cased is None:
+        cased = mixed_case(doc)
     added: List[Mention] = []
     for mention in sorted(mentions, key=lambda m: m.start):
         if id(mention) in removed:

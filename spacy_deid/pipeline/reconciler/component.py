@@ -39,6 +39,7 @@ from .steps import (
     RULE_SOURCE,
     Mention,
     correct_mentions,
+    mixed_case,
     propagate_mentions,
     reconcile_mentions,
     resolve_overlaps,
@@ -182,16 +183,20 @@ class Reconciler(Pipe):
     ) -> List[Mention]:
         """Steps 2-4: correct, complete, reconcile, propagate (each as configured)."""
         attrs = token_attributes(doc, self.attributes_key) if (self.correct or self.reconcile) else []
+        # Once per note: the correct and complete steps all ask.
+        cased = mixed_case(doc) if (self.correct or self.complete) else False
         if self.correct:
-            mentions = correct_mentions(doc, mentions, ruleset, attrs, dropped)
+            mentions = correct_mentions(doc, mentions, ruleset, attrs, dropped, cased)
             revived = revive_yielded(mentions, dropped)
             if revived:
-                mentions = sorted(mentions + correct_mentions(doc, revived, ruleset, attrs, dropped),
-                                  key=lambda m: m.start)
+                mentions = sorted(
+                    mentions + correct_mentions(doc, revived, ruleset, attrs, dropped, cased),
+                    key=lambda m: m.start,
+                )
         if self.complete:
-            mentions = complete_mentions(doc, mentions, ruleset)
+            mentions = complete_mentions(doc, mentions, ruleset, cased)
             if self.correct:
-                mentions = self._correct_trimmed(doc, mentions, ruleset, attrs, dropped)
+                mentions = self._correct_trimmed(doc, mentions, ruleset, attrs, dropped, cased)
         if self.reconcile:
             reconcile_mentions(
                 doc, mentions, ruleset, attrs,
@@ -205,7 +210,8 @@ class Reconciler(Pipe):
 
     @staticmethod
     def _correct_trimmed(
-        doc: Doc, mentions: List[Mention], ruleset: RuleSet, attrs, dropped: List[Mention]
+        doc: Doc, mentions: List[Mention], ruleset: RuleSet, attrs, dropped: List[Mention],
+        cased: bool,
     ) -> List[Mention]:
         """The correct rules once more on the mentions completion cut short: a
         trimmed mention has a shape the rules have not judged ("Comfort and
@@ -213,7 +219,7 @@ class Reconciler(Pipe):
         trimmed = [m for m in mentions if any(p.startswith(TRIMMED) for p in m.provenance)]
         if not trimmed:
             return mentions
-        kept = correct_mentions(doc, trimmed, ruleset, attrs, dropped)
+        kept = correct_mentions(doc, trimmed, ruleset, attrs, dropped, cased)
         gone = {id(m) for m in trimmed} - {id(m) for m in kept}
         return [m for m in mentions if id(m) not in gone]
 

@@ -7,7 +7,7 @@ PHI" idea of the i2b2 2006 systems.
 """
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy
 from spacy.attrs import LOWER, ORTH
@@ -69,20 +69,32 @@ def resolve_overlaps(mentions: Iterable[Mention], dropped: Optional[List[Mention
 # --- context, attributes, lexicons ---------------------------------------------
 
 
-def token_attributes(doc: Doc, attributes_key: Optional[str]) -> List[Set[str]]:
+_NO_ATTRIBUTES: FrozenSet[str] = frozenset()
+
+
+def token_attributes(doc: Doc, attributes_key: Optional[str]) -> List[AbstractSet[str]]:
     """For each token, the normalised names of the attributes whose value holds it.
 
     Reads `doc.spans[attributes_key]` and `Token._.attribute_name`, whichever is there.
     """
-    names: List[Set[str]] = [set() for _ in range(len(doc))]
+    # Most tokens hold no attribute: they share one empty set (read only), and a
+    # token gets its own set when it needs one (a new set per token cost more
+    # than the rest of the reconciler's correct step on short nursing notes).
+    names: List[AbstractSet[str]] = [_NO_ATTRIBUTES] * len(doc)
+
+    def add(i: int, name: str) -> None:
+        if names[i] is _NO_ATTRIBUTES:
+            names[i] = set()
+        names[i].add(name)  # type: ignore[union-attr]
+
     if attributes_key and attributes_key in doc.spans:
         for span in doc.spans[attributes_key]:
             for i in range(span.start, span.end):
-                names[i].add(span.label_.lower())
+                add(i, span.label_.lower())
     if Token.has_extension("attribute_name"):
         for i, value in enumerate(token_feature_values(doc, "attribute_name")):
             if value:
-                names[i].add(str(value).lower())
+                add(i, str(value).lower())
     return names
 
 
@@ -135,12 +147,12 @@ def context_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet) -> boo
     return cue_d is not None and (unless_d is None or cue_d < unless_d)
 
 
-def in_attribute(mention: Mention, names: frozenset, attrs: List[Set[str]]) -> bool:
+def in_attribute(mention: Mention, names: frozenset, attrs: Sequence[AbstractSet[str]]) -> bool:
     """Whether the mention lies (partly) in the value of one of the named attributes."""
     return bool(attrs) and any(attrs[i] & names for i in range(mention.start, mention.end))
 
 
-def blocked(mention: Mention, rule: Rule, rules: RuleSet, attrs: List[Set[str]]) -> bool:
+def blocked(mention: Mention, rule: Rule, rules: RuleSet, attrs: Sequence[AbstractSet[str]]) -> bool:
     """The rule's `unless_attributes` veto: e.g. a titled person who is the patient."""
     return rule.unless_attributes is not None and in_attribute(mention, rules.lists[rule.unless_attributes], attrs)
 
@@ -227,7 +239,7 @@ def mixed_case(doc: Doc) -> bool:
     return MIXED_CASE_SHARE <= upper / words <= 1 - MIXED_CASE_SHARE
 
 
-def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: List[Set[str]]) -> bool:
+def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Sequence[AbstractSet[str]]) -> bool:
     """Whether `rule` applies to `mention` (its label is checked by the caller)."""
     if blocked(mention, rule, rules, attrs):
         return False
@@ -282,15 +294,16 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Li
 
 
 def correct_mentions(
-    doc: Doc, mentions: List[Mention], rules: RuleSet, attrs: List[Set[str]],
-    dropped: Optional[List[Mention]] = None,
+    doc: Doc, mentions: List[Mention], rules: RuleSet, attrs: Sequence[AbstractSet[str]],
+    dropped: Optional[List[Mention]] = None, cased: Optional[bool] = None,
 ) -> List[Mention]:
     """Apply the "correct" rules in file order; the first rule that fires on a
     mention decides (so a mention is changed at most once). Mentions a rule
     drops go to `dropped` (if given)."""
     step_rules = rules.for_step("correct")
     if any(rule.cased_only or rule.uncased_only for rule in step_rules):
-        cased = mixed_case(doc)
+        if cased is None:
+            cased = mixed_case(doc)
         step_rules = [rule for rule in step_rules
                       if not (rule.cased_only and not cased) and not (rule.uncased_only and cased)]
     kept = []
@@ -320,7 +333,7 @@ def string_key(doc: Doc, mention: Mention) -> Tuple[str, ...]:
 
 
 def reconcile_mentions(
-    doc: Doc, mentions: List[Mention], rules: RuleSet, attrs: List[Set[str]],
+    doc: Doc, mentions: List[Mention], rules: RuleSet, attrs: Sequence[AbstractSet[str]],
     min_count: int = 2, partial_names: bool = True,
 ) -> None:
     """Make mentions of the same string agree on a type, in place.

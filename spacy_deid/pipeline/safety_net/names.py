@@ -5,6 +5,7 @@ name found in the note.
 
 from typing import Dict, List, Optional, Tuple
 
+from spacy.attrs import IS_ALPHA
 from spacy.tokens import Doc, Token
 
 from ... import labels
@@ -64,12 +65,17 @@ class NameCues(TokenShapes):
         line_starts = self._line_starts(doc)
         signature_lines: Dict[int, bool] = {}
         attributes = token_feature_values(doc, "attribute_name")
+        # Every cue below needs a capitalised word (`_nameish`): the others are
+        # passed over from the Doc's arrays, without a Token object each.
+        texts = self._texts(doc)
+        alpha = doc.to_array(IS_ALPHA).tolist() if len(doc) else []
         i = 0
         while i < len(doc):
-            token = doc[i]
-            if covered[i]:
+            text = texts[i]
+            if covered[i] or not (alpha[i] and len(text) >= 2 and text[0].isupper()):
                 i += 1
                 continue
+            token = doc[i]
             line_start = line_starts[i]
             if line_start not in signature_lines:
                 signature_lines[line_start] = self._signature_start(doc, line_start, line_starts)

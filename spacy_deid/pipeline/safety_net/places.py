@@ -2,6 +2,7 @@
 
 from typing import List, Tuple
 
+from spacy.attrs import IS_ALPHA, IS_DIGIT, SPACY
 from spacy.tokens import Doc
 
 from ... import labels
@@ -85,7 +86,13 @@ class PlaceCues(TokenShapes):
 
     def _identifiers(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
         found: List[Tuple[int, int, str, str]] = []
-        has_digit = [any(map(str.isdigit, token.text)) for token in doc]
+        # Read once from the Doc's arrays: a Token object per look cost most of the
+        # safety net's time on short notes.
+        texts = self._texts(doc)
+        has_digit = [any(map(str.isdigit, text)) for text in texts]
+        flags = doc.to_array([IS_ALPHA, IS_DIGIT, SPACY]).tolist() if len(doc) else []
+        word = [alpha or digit for alpha, digit, _ in flags]
+        spaced = [space for _, _, space in flags]
         attributes = token_feature_values(doc, "attribute_name")
         i = 0
         while i < len(doc):
@@ -93,11 +100,11 @@ class PlaceCues(TokenShapes):
             end = i + 1
             while (
                 end < len(doc)
-                and not doc[end - 1].whitespace_
-                and (doc[end].is_alpha or doc[end].is_digit or doc[end].text in "-/")
+                and not spaced[end - 1]
+                and (word[end] or texts[end] in "-/")
             ):
                 end += 1
-            while end > i + 1 and not (doc[end - 1].is_alpha or doc[end - 1].is_digit):
+            while end > i + 1 and not word[end - 1]:
                 end -= 1
             if not any(has_digit[i:end]):
                 i = end

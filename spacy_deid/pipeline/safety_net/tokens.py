@@ -4,6 +4,7 @@ line and sentence start, is it shouted or glued to the word before.
 
 from typing import Dict, List, Set
 
+from spacy.attrs import IS_SPACE, ORTH
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Token
 
@@ -27,6 +28,12 @@ class TokenShapes:
     stop_zipf: int
     max_name_tokens: int
     id_window: int
+
+    @staticmethod
+    def _texts(doc: Doc) -> List[str]:
+        """Every token's text, read from the Doc's array (no Token objects made)."""
+        strings = doc.vocab.strings
+        return [strings[orth] for orth in doc.to_array(ORTH).tolist()] if len(doc) else []
 
     def _zipf(self, token: Token) -> int:
         return self.common.get(token.lower_, 0)
@@ -75,14 +82,18 @@ class TokenShapes:
     def _capitalised(token: Token) -> bool:
         return token.is_alpha and token.text[0].isupper()
 
-    @staticmethod
-    def _line_starts(doc: Doc) -> List[int]:
+    @classmethod
+    def _line_starts(cls, doc: Doc) -> List[int]:
         """The first token of each token's line (as `_line_start`, in one pass)."""
         starts = [0] * len(doc)
+        # A token's trailing whitespace is one space or none, so a line break
+        # before token i is in the text of token i - 1.
+        texts = cls._texts(doc)
+        space = doc.to_array(IS_SPACE).tolist() if len(doc) else []
         start = 0
         for i in range(1, len(doc)):
-            before = doc[i - 1]
-            if "\n" in before.text_with_ws or before.is_space or before.text == "|":
+            before = texts[i - 1]
+            if "\n" in before or space[i - 1] or before == "|":
                 start = i
             starts[i] = start
         return starts
