@@ -601,11 +601,32 @@ def names_nlp():
     ("DRS ABERNATHY AND VANDERSLOOT AWARE", ["ABERNATHY", "VANDERSLOOT"]),
     ("DR'S FORMBY AND HARROWGATE AT BEDSIDE", ["FORMBY", "HARROWGATE"]),
     ("drs aware and at bedside", []),
+    # a first name before a verb of visiting or calling
+    ("social: abel visited this evening", ["abel"]),
+    ("ROSALIND CALLED FOR UPDATE", ["ROSALIND"]),
+    ("abel in to visit, updated", ["abel"]),
+    # no first name or a stop word before it: no name
+    ("family visited, updated by rn", []),
+    ("he called twice", []),
+    ("DAUGHTER CALLED", []),
+    ("formby called", []),
     # Title case is the NER's (the pattern is for one-case writing)
     ("Wife Rosalind visited", []),
 ])
 def test_names_after_relatives_and_titles_in_one_case(names_nlp, text, expected):
     assert [e.text for e in names_nlp(text).ents] == expected
+
+
+def test_a_longer_ner_name_before_a_visit_verb_wins(names_nlp):
+    """The visit pattern takes the word before the verb only: where the NER
+    found the whole name, the NER's mention stays (the pattern yields)."""
+    text = "BP NOTED. ABEL VANDERSLOOT CALLED TO BEDSIDE"
+    doc = names_nlp.make_doc(text)
+    start = text.index("ABEL VANDERSLOOT")
+    doc.ents = [doc.char_span(start, start + len("ABEL VANDERSLOOT"), label=labels.PATIENT)]
+    for name in ("deid_lexicon", "deid_phi_rules", "deid_reconciler"):
+        doc = names_nlp.get_pipe(name)(doc)
+    assert [e.text for e in doc.ents] == ["ABEL VANDERSLOOT"]
 
 
 @pytest.mark.parametrize("text, name, kept", [
