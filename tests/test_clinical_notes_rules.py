@@ -488,6 +488,11 @@ def rules_reconciler_nlp():
     return nlp
 
 
+def _hospitals_and_wards(nlp, text):
+    """(text, label) of the hospital and department entities of `text`."""
+    return [(e.text, e.label_) for e in nlp(text).ents if e.label_ in (labels.HOSPITAL, labels.DEPARTMENT)]
+
+
 @pytest.mark.parametrize("text,expected", [
     # a hospital's short name, in any case of note
     ("PT TRANSFERRED TO KMH FOR CATH", [("KMH", labels.HOSPITAL)]),
@@ -512,9 +517,7 @@ def rules_reconciler_nlp():
     ("He was transferred to Room 37 for closer observation", []),
 ])
 def test_places_after_a_move(rules_reconciler_nlp, text, expected):
-    doc = rules_reconciler_nlp(text)
-    found = [(e.text, e.label_) for e in doc.ents if e.label_ in (labels.HOSPITAL, labels.DEPARTMENT)]
-    assert found == expected
+    assert _hospitals_and_wards(rules_reconciler_nlp, text) == expected
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -532,9 +535,7 @@ def test_places_after_a_move(rules_reconciler_nlp, text, expected):
     ("seen in the ED at BVMC Hospital", [("BVMC Hospital", labels.HOSPITAL)]),
 ])
 def test_hospital_named_beside_a_place_of_care(rules_reconciler_nlp, text, expected):
-    doc = rules_reconciler_nlp(text)
-    found = [(e.text, e.label_) for e in doc.ents if e.label_ in (labels.HOSPITAL, labels.DEPARTMENT)]
-    assert found == expected
+    assert _hospitals_and_wards(rules_reconciler_nlp, text) == expected
 
 
 @pytest.mark.parametrize("sources,valid", [
