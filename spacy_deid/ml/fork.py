@@ -15,6 +15,8 @@ from typing import Any, Callable, Iterable, Iterator
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from .msgpack_codecs import cache_msgpack_codecs
+
 _registered = False
 
 
@@ -88,6 +90,9 @@ class _PipeEndingWorkers:
 
     def __call__(self, texts, pipes, n_process: int, batch_size: int) -> Iterator[Doc]:
         nlp = self.nlp
+        # Every Doc crosses the pipe as bytes, a dozen msgpack calls each: look
+        # their codecs up once (here, so the forked workers inherit it too).
+        cache_msgpack_codecs()
         end_workers = _EndNewWorkers()
         checked = (check_pipe_item(i, item) for i, item in enumerate(texts))
         handler = nlp.default_error_handler
