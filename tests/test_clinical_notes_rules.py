@@ -465,6 +465,24 @@ def test_a_full_date_glued_to_a_word_by_a_hyphen(text, expected):
 
 
 @pytest.mark.parametrize("text,expected", [
+    ("seen in clinic on6/21/84 for a rash", ["6/21/84"]),
+    ("NO CHEST PAIN SINCE11/2/09, PER WIFE", ["11/2/09"]),
+    ("ON3/5/79 ADMITTED FOR CHF", ["3/5/79"]),
+    ("Saw pcp last dated4/30/2091.", ["4/30/2091"]),
+    ("VENT ON SIMV10/8/60 WITH PS", []),  # settings glued to a mode, no preposition
+    ("pt seen on 6/21/84 and stable", ["6/21/84"]),  # the spaced form, as before
+    ("weaning off2/10/5 settings", []),  # a day of 10 and a one-digit "year": no date
+])
+def test_a_full_date_glued_to_its_preposition(text, expected):
+    from spacy_deid.tokenizer import blank_deid
+
+    nlp = blank_deid()
+    nlp.add_pipe("deid_phi_rules")
+    nlp.initialize()
+    assert dates(nlp, text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
     ("per PG 41872 if questions", [("41872", labels.PHONE)]),
     ("see pg 2 of the consent", []),
     ("start insulin per U Iowa protocol", [("U Iowa", labels.ORGANIZATION)]),
