@@ -28,30 +28,35 @@ class _CachedGetAll:
     def __init__(self, registry: catalogue.Registry) -> None:
         self.registry = registry
         self.entry_points: Optional[Dict[str, Any]] = None
-        self.fingerprint: Optional[Tuple[Any, ...]] = None
-        self.keys: Tuple[Tuple[str, ...], ...] = ()
-        self.functions: Dict[str, Any] = {}
+        # (fingerprint, the namespace's keys, the answer), replaced as one
+        # tuple so that a thread never reads a key list of one state with the
+        # answer of another.
+        self.state: Optional[Tuple[Tuple[Any, ...], Tuple[Tuple[str, ...], ...], Dict[str, Any]]] = None
 
-    def _fingerprint(self) -> Tuple[Any, ...]:
+    @staticmethod
+    def _fingerprint(keys: Tuple[Tuple[str, ...], ...]) -> Tuple[Any, ...]:
         registered = catalogue.REGISTRY
-        return (len(registered),) + tuple(id(registered.get(key)) for key in self.keys)
+        return (len(registered),) + tuple(id(registered.get(key)) for key in keys)
 
     def __call__(self) -> Dict[str, Any]:
-        if self.fingerprint is None or self.fingerprint != self._fingerprint():
-            registry = self.registry
-            if self.entry_points is None:
-                self.entry_points = registry.get_entry_points() if registry.entry_points else {}
-            functions = dict(self.entry_points)
-            depth = len(registry.namespace) + 1
-            keys = []
-            for key, value in catalogue.REGISTRY.copy().items():
-                if len(key) == depth and key[:-1] == registry.namespace:
-                    functions[key[-1]] = value
-                    keys.append(key)
-            self.keys = tuple(keys)
-            self.functions = functions
-            self.fingerprint = self._fingerprint()
-        return dict(self.functions)
+        state = self.state
+        if state is None or state[0] != self._fingerprint(state[1]):
+            state = self._compute()
+            self.state = state
+        return dict(state[2])
+
+    def _compute(self) -> Tuple[Tuple[Any, ...], Tuple[Tuple[str, ...], ...], Dict[str, Any]]:
+        registry = self.registry
+        if self.entry_points is None:
+            self.entry_points = registry.get_entry_points() if registry.entry_points else {}
+        functions = dict(self.entry_points)
+        depth = len(registry.namespace) + 1
+        keys = []
+        for key, value in catalogue.REGISTRY.copy().items():
+            if len(key) == depth and key[:-1] == registry.namespace:
+                functions[key[-1]] = value
+                keys.append(key)
+        return self._fingerprint(tuple(keys)), tuple(keys), functions
 
 
 def cache_msgpack_codecs() -> None:
