@@ -769,3 +769,22 @@ def test_lower_forms_match_token_lower():
 
     doc = spacy.blank("en")("Smith met SMITH and smith; Ärzte ÄRZTE")
     assert _lower_forms(doc) == [t.lower_ for t in doc]
+
+
+
+@pytest.mark.parametrize("text, mention, label", [
+    ("PT RESTING. ABEL VISITED THIS AM.", "ABEL", labels.PATIENT),  # a one-case note
+    ("Seen with Rosalind, her sister, at noon.", "Rosalind", labels.PATIENT),
+    ("Followed by Dr. Quennell, MD in clinic.", "Quennell", labels.DOCTOR),
+    ("Lives in Formby with her husband.", "Formby", labels.CITY),
+    ("Call 555-0199 after 5 pm.", "555-0199", labels.PHONE),
+])
+def test_every_cue_regex_is_compiled_when_the_rules_load(
+        reconciler_nlp_with, entities_from_ner, text, mention, label):
+    """Forked nlp.pipe workers find the cue regexes compiled in the parent's
+    memory instead of compiling them again on each worker's first notes."""
+    nlp = reconciler_nlp_with({"FIRST": ["Rosalind", "Abel"], "LAST": ["Quennell"]})
+    ruleset = nlp.get_pipe("deid_reconciler").ruleset
+    compiled = dict(ruleset._cue_cache)
+    entities_from_ner(nlp, text, mention, label)
+    assert ruleset._cue_cache == compiled

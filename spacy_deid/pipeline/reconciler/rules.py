@@ -138,6 +138,11 @@ class ReconcilerRuleError(ValueError):
     """A reconciler rule or list that cannot be used (names the rule, never note text)."""
 
 
+# Cue lists that count before a mention only: a title stands before a name,
+# never after it ("ALLERGIC TO MS": morphine sulfate, not "Ms.").
+BEFORE_ONLY_LISTS = frozenset({"title_cues", "name_titles"})
+
+
 @dataclass(frozen=True)
 class Rule:
     id: str
@@ -233,6 +238,7 @@ class RuleSet:
         for rule in self.rules:
             self.cue_regex(rule.cues)
             self.cue_regex(rule.unless)
+            self.cue_regex(unless_after_lists(rule))
 
     @classmethod
     def from_data(cls, data: Dict[str, Any], source: str = "<rules>") -> "RuleSet":
@@ -359,6 +365,11 @@ class RuleSet:
         if names not in self._cue_cache:
             self._cue_cache[names] = compile_cues(c for n in names for c in self.lists[n])
         return self._cue_cache[names]
+
+
+def unless_after_lists(rule: Rule) -> Tuple[str, ...]:
+    """The rule's `unless` lists that count after a mention too (BEFORE_ONLY_LISTS left out)."""
+    return tuple(name for name in rule.unless if name not in BEFORE_ONLY_LISTS)
 
 
 def _a_rule_object(entry: Any) -> Dict[str, Any]:

@@ -15,7 +15,13 @@ from spacy.tokens import Doc, Token
 
 from ... import labels
 from ...extensions import has_token_feature, token_feature_values
-from .rules import Rule, RuleSet, normalize_value
+from .rules import (  # noqa: F401 (BEFORE_ONLY_LISTS: public here too)
+    BEFORE_ONLY_LISTS,
+    Rule,
+    RuleSet,
+    normalize_value,
+    unless_after_lists,
+)
 from .mention_words import words_fit
 from .surroundings import follows_line_header, glued_text, line_starts_at
 from .typing_slips import is_near_miss
@@ -110,11 +116,6 @@ def _nearest(pattern, text: str, from_end: bool) -> Optional[int]:
     return best
 
 
-# Cue lists that count before a mention only: a title stands before a name,
-# never after it ("ALLERGIC TO MS": morphine sulfate, not "Ms.").
-BEFORE_ONLY_LISTS = frozenset({"title_cues", "name_titles"})
-
-
 def cue_distances(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet):
     """Distances (characters) from the mention to the nearest `cues` and the
     nearest `unless` cue within the rule's windows; None where there is none.
@@ -129,7 +130,7 @@ def cue_distances(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet):
         last = min(len(doc), mention.end + rule.after)
         windows.append((doc[mention.end - 1].whitespace_ + doc[mention.end: last].text, False))
     cue, unless = rules.cue_regex(rule.cues), rules.cue_regex(rule.unless)
-    unless_after = rules.cue_regex(tuple(n for n in rule.unless if n not in BEFORE_ONLY_LISTS))
+    unless_after = rules.cue_regex(unless_after_lists(rule))
     cue_d = unless_d = None
     for text, from_end in windows:
         d = _nearest(cue, text, from_end)
