@@ -338,6 +338,18 @@ def rules_nlp():
     return nlp
 
 
+@pytest.fixture(scope="module")
+def tokenized_rules_nlp():
+    """The PHI patterns behind the package's tokenizer, which splits words glued
+    to a date ("SURGERY-4/7/91", "on6/21/84") off it."""
+    from spacy_deid.tokenizer import blank_deid
+
+    nlp = blank_deid()
+    nlp.add_pipe("deid_phi_rules")
+    nlp.initialize()
+    return nlp
+
+
 def dates(nlp, text):
     doc = nlp(text)
     return [s.text for s in doc.spans[DEFAULT_SPANS_KEY] if s.label_ == labels.DATE]
@@ -455,13 +467,8 @@ def test_id_values_are_not_decimals(text, expected):
     ("S/P SURGERY-4/7/91. MEDS: NONE", ["4/7/91"]),
     ("PAIN 5-9/2 TODAY", []),  # a range and a fraction, no date
 ])
-def test_a_full_date_glued_to_a_word_by_a_hyphen(text, expected):
-    from spacy_deid.tokenizer import blank_deid
-
-    nlp = blank_deid()  # the package's tokenizer splits the hyphen off the word
-    nlp.add_pipe("deid_phi_rules")
-    nlp.initialize()
-    assert dates(nlp, text) == expected
+def test_a_full_date_glued_to_a_word_by_a_hyphen(tokenized_rules_nlp, text, expected):
+    assert dates(tokenized_rules_nlp, text) == expected
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -473,13 +480,8 @@ def test_a_full_date_glued_to_a_word_by_a_hyphen(text, expected):
     ("pt seen on 6/21/84 and stable", ["6/21/84"]),  # the spaced form, as before
     ("weaning off2/10/5 settings", []),  # a day of 10 and a one-digit "year": no date
 ])
-def test_a_full_date_glued_to_its_preposition(text, expected):
-    from spacy_deid.tokenizer import blank_deid
-
-    nlp = blank_deid()
-    nlp.add_pipe("deid_phi_rules")
-    nlp.initialize()
-    assert dates(nlp, text) == expected
+def test_a_full_date_glued_to_its_preposition(tokenized_rules_nlp, text, expected):
+    assert dates(tokenized_rules_nlp, text) == expected
 
 
 @pytest.mark.parametrize("text,expected", [
