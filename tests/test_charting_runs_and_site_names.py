@@ -215,3 +215,23 @@ def test_a_hospital_pattern_takes_the_head_and_gives_way_to_the_ner(rules_nlp):
 ])
 def test_a_town_in_capitals_no_town_list_holds(nlp, text, mention, kept):
     assert entities_left(nlp, text, mention, labels.CITY) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # charting words the NER called an institution: no word of the run names one
+    ("MAP > 60. Heparin and Natrecor infusions unchanged.", "Heparin and Natrecor",
+     labels.ORGANIZATION, False),
+    ("ORDERED KCL CHLORIDE INFUSION OVER 2 HRS.", "KCL CHLORIDE INFUSION", labels.ORGANIZATION, False),
+    ("Seen early. Lasix Drip Protocol resumed.", "Lasix Drip Protocol", labels.HOSPITAL, False),
+    # an institution's kind in its name, a specialty, a place list's word,
+    # no clinical word at all, a title before it, a department
+    ("Heparin Cancer Society called back.", "Heparin Cancer Society", labels.ORGANIZATION, True),
+    ("Transferred from Lasix Medical Center today.", "Lasix Medical Center", labels.HOSPITAL, True),
+    ("Studied at Heparin Theology for a year.", "Heparin Theology", labels.ORGANIZATION, True),
+    ("Moved from Okeby Heparin last year.", "Okeby Heparin", labels.ORGANIZATION, True),
+    ("Worked at Strong Bridge for years.", "Strong Bridge", labels.ORGANIZATION, True),
+    ("Seen by Dr. Heparin Natrecor today.", "Heparin Natrecor", labels.ORGANIZATION, True),
+    ("Admitted to Addiction Heparin today.", "Addiction Heparin", labels.DEPARTMENT, True),
+])
+def test_a_run_of_charting_words_is_no_institution(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
