@@ -63,9 +63,12 @@ def main() -> None:
     }
     payload = [doc.to_bytes() for doc in docs]
     for min_patients in args.min_patients:
-        for share in (True, False):
+        # shared: clinicians' names and the site's places across patients; without
+        # places: clinicians' names only; same patient: nothing across patients
+        for setting, titled, places in (("shared", True, True), ("shared_without_places", True, False),
+                                        ("same_patient", False, False)):
             evidence = CorpusEvidence.from_docs(zip(docs, patients), min_patients=min_patients,
-                                                share_titled_names=share)
+                                                share_titled_names=titled, share_site_places=places)
             copies = [spacy.tokens.Doc(nlp.vocab).from_bytes(data) for data in payload]
             started = time.perf_counter()
             for doc, patient in zip(copies, patients):
@@ -74,7 +77,7 @@ def main() -> None:
             row["apply_seconds"] = round(time.perf_counter() - started, 2)
             row["dropped"] = sum(len(doc.spans[DROPPED_KEY]) for doc in copies)
             row["added"] = sum(len(doc.spans[ADDED_KEY]) for doc in copies)
-            result[f"on_k{min_patients}_{'shared' if share else 'same_patient'}"] = row
+            result[f"on_k{min_patients}_{setting}"] = row
     text = json.dumps(result, indent=1)
     print(text)
     if args.out:

@@ -206,10 +206,26 @@ def test_same_output_for_any_order_of_the_notes():
         assert sorted(_outputs(shuffled, evidence)) == expected
 
 
+def test_same_output_for_any_order_with_site_places():
+    import random
+
+    docs = site() + wards()
+    reference = learn(docs)
+    expected = sorted(_outputs(docs, reference))
+    assert any(label == "DEPARTMENT" for *_, ents in expected for _, label in ents)
+    shuffler = random.Random(0)
+    for _ in range(20):
+        shuffled = list(docs)
+        shuffler.shuffle(shuffled)
+        evidence = learn(shuffled)
+        assert evidence.to_bytes() == reference.to_bytes()
+        assert sorted(_outputs(shuffled, evidence)) == expected
+
+
 def test_nothing_of_one_note_in_another_notes_output():
     planted = "Xylofrantz"
     docs = site() + [note(f"{planted} visited. Family in.", [(planted, "PATIENT")], "p8")]
-    evidence = learn(docs, share_titled_names=False)
+    evidence = learn(docs, share_titled_names=False, share_site_places=False)
     data = evidence.to_bytes()
     for text in (planted, planted.lower(), "Zorblatt", "zorblatt", "foley", "p1"):
         assert text.encode() not in data  # hashes and counts only
@@ -217,7 +233,7 @@ def test_nothing_of_one_note_in_another_notes_output():
     other = note(f"{planted} is a word here. Family in.", [], "p9")
     assert ents_of(evidence.apply(other, "p9")) == []
     with_p8 = _outputs(site(), evidence)
-    without_p8 = _outputs(site(), learn(site(), share_titled_names=False))
+    without_p8 = _outputs(site(), learn(site(), share_titled_names=False, share_site_places=False))
     assert with_p8 == without_p8
     # The released Doc is the same text with other entities, never other words.
     doc = evidence.apply(note("Zorblatt slept. Family in.", [], "p1"), "p1")
@@ -225,13 +241,27 @@ def test_nothing_of_one_note_in_another_notes_output():
 
 
 def test_round_trip(tmp_path):
-    evidence = learn(site(), min_patients=2, share_titled_names=False)
+    evidence = learn(site() + wards(), min_patients=2, share_titled_names=False, share_site_places=False)
     path = tmp_path / "evidence.msgpack"
     evidence.to_disk(path)
     loaded = CorpusEvidence().from_disk(path)
     assert loaded.to_bytes() == evidence.to_bytes()
-    assert (loaded.min_patients, loaded.share_titled_names) == (2, False)
+    assert (loaded.min_patients, loaded.share_titled_names, loaded.share_site_places) == (2, False, False)
     assert _outputs(site(), loaded) == _outputs(site(), evidence)
+
+
+def test_a_version_1_file_loads_without_place_sharing():
+    import srsly
+
+    data = learn(site() + wards()).to_dict()
+    for key in ("share_site_places", "place_labels"):
+        del data[key]
+    del data["stats"]["tagged_place"]
+    data["version"] = 1
+    loaded = CorpusEvidence().from_bytes(srsly.msgpack_dumps(data))
+    assert loaded.share_site_places is False
+    doc = loaded.apply(note("Moved to Wendlock at noon. Family in.", [], "p9"), "p9")
+    assert ents_of(doc) == []
 
 
 def test_bad_file_and_settings(tmp_path):
@@ -247,6 +277,60 @@ def test_summary_has_counts_only():
     line = learn(site()).summary()
     assert "6 notes of 5 patients" in line
     assert "oley" not in line and "orblatt" not in line
+
+
+# --- the site's places: hospitals, wards and towns shared across patients ------
+
+def wards(patients=("w1", "w2", "w3"), label="DEPARTMENT"):
+    """'Wendlock' (a ward) and 'General' (an English word) tagged as places in
+    the notes of each patient given; 'Wendlock' is never written untagged."""
+    return [
+        note(f"Transferred to Wendlock from General today ({p}).",
+             [("Wendlock", label), ("General", "HOSPITAL")], p)
+        for p in patients
+    ]
+
+
+@pytest.mark.parametrize(
+    "docs,settings,text,added",
+    [
+        # tagged as a place in three patients' notes: added in another patient's note
+        (wards(), {}, "Moved to Wendlock at noon. Family in.", [("Wendlock", "DEPARTMENT")]),
+        # in a note typed in one case, any case is written like a name
+        (wards(), {}, "MOVED TO WENDLOCK AT NOON. FAMILY IN.", [("WENDLOCK", "DEPARTMENT")]),
+        # ... but not in lower case in a cased note
+        (wards(), {}, "Moved to wendlock at noon. Family in.", []),
+        # two patients are not a site
+        (wards(("w1", "w2")), {}, "Moved to Wendlock at noon. Family in.", []),
+        # turned off: nothing is shared across patients
+        (wards(), {"share_site_places": False}, "Moved to Wendlock at noon. Family in.", []),
+        # an English word that names institutions stands alone in other senses
+        (wards(), {}, "General anesthesia. Family in.", []),
+        # a word the pipeline left untagged in most of its occurrences is not a place
+        (wards() + [note(f"Wendlock {i} seen.", [], f"u{i}") for i in range(4)], {},
+         "Moved to Wendlock at noon. Family in.", []),
+    ],
+)
+def test_site_place_rule(docs, settings, text, added):
+    evidence = learn(docs, **settings)
+    doc = evidence.apply(note(text, [], "p9"), "p9")
+    assert ents_of(doc) == added
+
+
+def test_a_town_a_place_list_knows_is_a_site_place_though_an_english_word():
+    from spacy_deid.extensions import set_token_feature_values
+
+    def tagged(doc, tag):
+        set_token_feature_values(doc, "lexicon", [tag if t.text == "Mobile" else None for t in doc])
+        return doc
+
+    # "mobile" is an English word; a town list knows "Mobile" (CITY tag)
+    docs = [tagged(note(f"Lives in Mobile with family ({p}).", [("Mobile", "CITY")], p), "CITY")
+            for p in ("t1", "t2", "t3")]
+    evidence = learn(docs)
+    text = "Moved back to Mobile. Family in."
+    assert ents_of(evidence.apply(tagged(note(text, [], "p9"), "CITY"), "p9")) == [("Mobile", "CITY")]
+    assert ents_of(evidence.apply(tagged(note(text, [], "p9"), None), "p9")) == []
 
 
 # --- the two passes of `spacy-deid deidentify --corpus-aware` ------------------

@@ -16,16 +16,19 @@ written like one.
   vocabulary, with no title before or in it and, in a cased note, not two or
   more capitalised words (a proper name by its writing);
 - add: a word outside every entity, written like a name in its note, that is a
-  clinician's name at the site (seen after "Dr."), or a name the pipeline
-  found in this same patient's notes and that no other patient's notes use.
+  clinician's name at the site (seen after "Dr."), a place or institution of
+  the site (tagged as one in the notes of several patients, in most of its
+  occurrences: its hospitals, wards and towns), or a name the pipeline found
+  in this same patient's notes and that no other patient's notes use.
 
 Statistics only. The evidence holds, per lower-case word form, the sets of
 patients whose notes use it in each way; word forms and patients are stored as
 64-bit hashes (spaCy's `hash_string`), never as text. An added mention is
 decided by a rule about a word form; no span, word or text of one note is
 copied into another note's output. Additions from a patient's own names stay
-within that patient; only forms seen after a clinician's title (site-wide
-names) are shared across patients, and that setting can be turned off.
+within that patient; only forms seen after a clinician's title and the
+site's places (site-wide names) are shared across patients, and each of those
+two settings can be turned off.
 
 The statistics are sets, so the result is the same for any order of the notes.
 The evidence is derived from PHI (a dictionary of names could be hashed and
@@ -34,8 +37,9 @@ the released notes. See docs/corpus-aware.md.
 """
 
 from collections import Counter, defaultdict
+from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 import srsly
 from spacy.language import Language
@@ -44,6 +48,7 @@ from spacy.tokens import Doc, Span, SpanGroup, Token
 from spacy.util import ensure_path, filter_spans
 
 from .. import labels
+from ..clinical_lexicon import ENGLISH_OR_CLINICAL_LIST, vocabulary_lists
 from ..data_files import DATA_DIR
 from ..extensions import install_extensions
 
@@ -75,11 +80,20 @@ _OTHER_TITLE_LIST = "name_titles"  # mr, mrs, ms, ...
 
 # The statistics, each a form -> set of patients.
 USED, COMMON, TITLED_DOCTOR, TITLED_OTHER = "used", "common", "titled_doctor", "titled_other"
-STATISTICS = (USED, COMMON, TITLED_DOCTOR, TITLED_OTHER)
+# ... and whose notes write it like a name inside a LOCATION entity (a
+# hospital, ward, organisation or town of the pipeline).
+TAGGED_PLACE = "tagged_place"
+STATISTICS = (USED, COMMON, TITLED_DOCTOR, TITLED_OTHER, TAGGED_PLACE)
 # And two counts of occurrences per form: all, and inside a NAME or LOCATION
 # entity of the pipeline (its votes).
 OCCURRENCES, TAGGED = "occurrences", "tagged"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Version 1 files (before the site's places were counted) still load, with
+# no place statistics and place sharing off, so they decide as they did.
+READABLE_VERSIONS = (1, 2)
+LOCATION_LABELS = frozenset(labels.SUBTYPES_BY_CATEGORY[labels.LOCATION_CATEGORY])
+# `deid_lexicon` tags of the place lists (towns, states, countries).
+PLACE_TAGS = frozenset({"CITY", "STATE", "COUNTRY"})
 
 
 def _title_words() -> Tuple[frozenset, frozenset]:
@@ -134,6 +148,24 @@ def _written_like_name(token: Token, cased: bool) -> bool:
     return not cased or token.is_title or token.is_upper
 
 
+@lru_cache(maxsize=1)
+def _word_list_forms() -> FrozenSet[int]:
+    """Hashes of the English words (wordfreq, Zipf 3 or more) and clinical
+    vocabulary the reconciler reads (spacy_deid/clinical_lexicon.py)."""
+    words = vocabulary_lists()[ENGLISH_OR_CLINICAL_LIST]
+    return frozenset(hash_string(word) for word in words)
+
+
+def _may_be_site_place(token: Token) -> bool:
+    """A word that may be a site's place on its own: no English or clinical
+    word, or one a town, state or country list knows ("Boston"). The words
+    that make up institutions' names ("General", "Recovery", "Office") stand
+    alone in other senses too."""
+    if token.lower not in _word_list_forms():
+        return True
+    return bool(PLACE_TAGS & set((token._.lexicon or "").split("|")))
+
+
 def _patient_hash(patient: str) -> int:
     return hash_string(str(patient))
 
@@ -141,19 +173,29 @@ def _patient_hash(patient: str) -> int:
 class CorpusEvidence:
     """Counts, per lower-case word form, of the patients whose notes use it:
     at all, in lower case in cased text, after a clinician's title, after
-    another title; plus, per patient, the forms the pipeline tagged as names in
-    that patient's notes (with their labels). Hashes only, never text."""
+    another title, like a name inside a place or institution; plus, per
+    patient, the forms the pipeline tagged as names in that patient's notes
+    (with their labels), and per form the place labels it was tagged with.
+    Hashes only, never text."""
 
-    def __init__(self, min_patients: int = DEFAULT_MIN_PATIENTS, share_titled_names: bool = True):
+    def __init__(
+        self,
+        min_patients: int = DEFAULT_MIN_PATIENTS,
+        share_titled_names: bool = True,
+        share_site_places: bool = True,
+    ):
         if min_patients < 1:
             raise ValueError(f"min_patients must be at least 1, not {min_patients}")
         self.min_patients = min_patients
         self.share_titled_names = share_titled_names
+        self.share_site_places = share_site_places
         self.stats: Dict[str, Dict[int, Set[int]]] = {name: defaultdict(set) for name in STATISTICS}
         # statistic -> form hash -> occurrences
         self.votes: Dict[str, Counter] = {OCCURRENCES: Counter(), TAGGED: Counter()}
         # patient hash -> form hash -> label -> occurrences tagged with it
         self.names: Dict[int, Dict[int, Counter]] = defaultdict(lambda: defaultdict(Counter))
+        # form hash -> place label -> occurrences tagged with it (all patients)
+        self.place_labels: Dict[int, Counter] = defaultdict(Counter)
         self.notes = 0
         self.patients: Set[int] = set()
 
@@ -165,6 +207,7 @@ class CorpusEvidence:
         self.patients.add(key)
         cased = note_is_cased(doc)
         in_name: Dict[int, str] = {}
+        in_place: Dict[int, str] = {}
         tagged: Set[int] = set()
         for ent in doc.ents:
             if labels.category_of(ent.label_) in DROPPABLE_CATEGORIES:
@@ -172,6 +215,9 @@ class CorpusEvidence:
             if ent.label_ in NAME_LABELS:
                 for token in ent:
                     in_name[token.i] = ent.label_
+            elif ent.label_ in LOCATION_LABELS:
+                for token in ent:
+                    in_place[token.i] = ent.label_
         for token in doc:
             if not _is_word(token):
                 continue
@@ -190,6 +236,10 @@ class CorpusEvidence:
             label = in_name.get(token.i)
             if label is not None and _written_like_name(token, cased):
                 self.names[key][form][label] += 1
+            place = in_place.get(token.i)
+            if place is not None and _written_like_name(token, cased):
+                self.stats[TAGGED_PLACE][form].add(key)
+                self.place_labels[form][place] += 1
 
     @classmethod
     def from_docs(
@@ -241,6 +291,24 @@ class CorpusEvidence:
             return None
         return labels.DOCTOR
 
+    def site_place_label(self, form: int) -> Optional[str]:
+        """The place label (HOSPITAL, DEPARTMENT, CITY, ...) of a form the
+        pipeline tagged, written like a name, inside a place or institution in
+        the notes of at least `min_patients` patients, in at least half of all
+        its occurrences, and that is not site vocabulary: a site's hospitals,
+        wards and towns are names its notes share across patients, like its
+        clinicians. The label it was tagged with most often. (`label_to_add`
+        asks this only of words no English or clinical list knows, or that a
+        place list knows.)"""
+        if self.count(TAGGED_PLACE, form) < self.min_patients:
+            return None
+        if not self.mostly_tagged(form) or self.is_site_vocabulary(form):
+            return None
+        found = self.place_labels.get(form)
+        if not found:
+            return None
+        return min(found, key=lambda label: (-found[label], label))
+
     def patient_name_label(self, form: int, patient: str) -> Optional[str]:
         """The label of a form the pipeline tagged as a name in this patient's
         notes, when no other patient's notes use it; else None."""
@@ -273,6 +341,8 @@ class CorpusEvidence:
         label = self.patient_name_label(token.lower, patient)
         if label is None and self.share_titled_names:
             label = self.clinician_label(token.lower)
+        if label is None and self.share_site_places and _may_be_site_place(token):
+            label = self.site_place_label(token.lower)
         return label
 
     # --- second pass --------------------------------------------------------
@@ -315,6 +385,7 @@ class CorpusEvidence:
             "version": FORMAT_VERSION,
             "min_patients": self.min_patients,
             "share_titled_names": self.share_titled_names,
+            "share_site_places": self.share_site_places,
             "notes": self.notes,
             "patients": sorted(self.patients),
             "stats": {
@@ -329,13 +400,21 @@ class CorpusEvidence:
                 patient: {form: dict(sorted(found.items())) for form, found in sorted(forms.items())}
                 for patient, forms in sorted(self.names.items())
             },
+            "place_labels": {
+                form: dict(sorted(found.items())) for form, found in sorted(self.place_labels.items())
+            },
         }
 
     @classmethod
     def from_dict(cls, data: dict) -> "CorpusEvidence":
-        if data.get("version") != FORMAT_VERSION:
-            raise ValueError(f"corpus evidence format {data.get('version')!r} is not {FORMAT_VERSION}")
-        evidence = cls(data["min_patients"], data["share_titled_names"])
+        if data.get("version") not in READABLE_VERSIONS:
+            raise ValueError(
+                f"corpus evidence format {data.get('version')!r} is not one of "
+                f"{', '.join(map(str, READABLE_VERSIONS))}"
+            )
+        evidence = cls(
+            data["min_patients"], data["share_titled_names"], data.get("share_site_places", False)
+        )
         evidence.notes = data["notes"]
         evidence.patients = set(data["patients"])
         for name, table in data["stats"].items():
@@ -346,6 +425,8 @@ class CorpusEvidence:
         for patient, forms in data["names"].items():
             for form, found in forms.items():
                 evidence.names[int(patient)][int(form)] = Counter(found)
+        for form, found in data.get("place_labels", {}).items():
+            evidence.place_labels[int(form)] = Counter(found)
         return evidence
 
     def to_bytes(self) -> bytes:
@@ -369,9 +450,10 @@ class CorpusEvidence:
     def summary(self) -> str:
         """Counts only, safe to print."""
         vocabulary = sum(1 for form in self.stats[COMMON] if self.is_site_vocabulary(form))
+        places = sum(1 for form in self.stats[TAGGED_PLACE] if self.site_place_label(form))
         return (
             f"corpus evidence: {self.notes} notes of {len(self.patients)} patients, "
-            f"{vocabulary} site-vocabulary word forms"
+            f"{vocabulary} site-vocabulary word forms, {places} site place word forms"
         )
 
 
