@@ -93,7 +93,7 @@ FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 LOCATION_LABELS = frozenset(labels.SUBTYPES_BY_CATEGORY[labels.LOCATION_CATEGORY])
 # `deid_lexicon` tags of the place lists (towns, states, countries).
-PLACE_TAGS = frozenset({"CITY", "STATE", "COUNTRY"})
+PLACE_TAGS = frozenset({labels.CITY, labels.STATE, labels.COUNTRY})
 
 
 def _title_words() -> Tuple[frozenset, frozenset]:
