@@ -393,3 +393,12 @@ def test_cli_corpus_aware_drops_and_adds(tmp_path, ruler_model):
     assert "Zorblatt" in plain[1] and "Zorblatt" not in aware[1]  # p1's name, p1's note
     assert "Quibbick" in plain[3] and "Quibbick" not in aware[3]  # the site's clinician
     assert aware[4] == plain[4] == BATCH[4][1]
+
+
+def test_cli_corpus_aware_without_sharing_across_patients(tmp_path, ruler_model):
+    aware, _ = _released(tmp_path, ruler_model, "--corpus-aware")
+    alone, output = _released(tmp_path, ruler_model, "--corpus-aware", "--no-share-across-patients")
+    assert "corpus evidence: 5 notes of 4 patients" in output
+    assert "Zorblatt" not in alone[1]  # p1's own name, from p1's other note
+    assert "Quibbick" not in aware[3] and "Quibbick" in alone[3]  # p2's clinician stays p2's
+    assert "Foley" in alone[0]  # site vocabulary is still vocabulary

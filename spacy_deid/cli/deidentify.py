@@ -92,6 +92,13 @@ def deidentify_cli(
         help="Two passes: learn site vocabulary and identifying words from the whole batch "
         "(counts only), then drop and add entities by them (docs/corpus-aware.md)",
     ),
+    share_across_patients: bool = typer.Option(
+        True,
+        "--share-across-patients/--no-share-across-patients",
+        help="With --corpus-aware: add the site's clinicians (seen after 'Dr.') and places "
+        "(tagged in several patients' notes) wherever a note leaves them untagged; with "
+        "--no-share-across-patients no note's output depends on another patient's notes' names",
+    ),
 ) -> None:
     """De-identify notes with a pipeline: placeholders, numbered placeholders,
     consistent surrogates with per-patient date shifting, or removal."""
@@ -137,6 +144,8 @@ def deidentify_cli(
                 evidence = learn_from_inputs(
                     nlp, input_path, text_field=text_field, patient_field=patient_field,
                     n_process=n_process, batch_size=batch_size,
+                    share_titled_names=share_across_patients,
+                    share_site_places=share_across_patients,
                 )
                 msg.info(evidence.summary())
                 adjust_doc = evidence.apply
