@@ -223,9 +223,9 @@ def test_a_town_in_capitals_no_town_list_holds(nlp, text, mention, kept):
      labels.ORGANIZATION, False),
     ("ORDERED KCL CHLORIDE INFUSION OVER 2 HRS.", "KCL CHLORIDE INFUSION", labels.ORGANIZATION, False),
     ("Seen early. Lasix Drip Protocol resumed.", "Lasix Drip Protocol", labels.HOSPITAL, False),
-    # an institution's kind in its name, a specialty, a place list's word,
-    # no clinical word at all, a title before it, a department
-    ("Heparin Cancer Society called back.", "Heparin Cancer Society", labels.ORGANIZATION, True),
+    # an institution's kind in its name (also "Heparin Cancer Society", in the
+    # table above), a specialty, a place list's word, no clinical word at all,
+    # a title before it, a department
     ("Transferred from Lasix Medical Center today.", "Lasix Medical Center", labels.HOSPITAL, True),
     ("Studied at Heparin Theology for a year.", "Heparin Theology", labels.ORGANIZATION, True),
     ("Moved from Okeby Heparin last year.", "Okeby Heparin", labels.ORGANIZATION, True),

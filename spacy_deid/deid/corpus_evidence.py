@@ -51,6 +51,7 @@ from .. import labels
 from ..clinical_lexicon import ENGLISH_OR_CLINICAL_LIST, vocabulary_lists
 from ..data_files import DATA_DIR
 from ..extensions import install_extensions
+from ..pipeline.reconciler.steps import lexicon_tags
 
 # Span groups the second pass writes, so a reviewer can see what it changed.
 DROPPED_KEY = "corpus_evidence_dropped"
@@ -163,7 +164,7 @@ def _may_be_site_place(token: Token) -> bool:
     alone in other senses too."""
     if token.lower not in _word_list_forms():
         return True
-    return bool(PLACE_TAGS & set((token._.lexicon or "").split("|")))
+    return bool(PLACE_TAGS.intersection(lexicon_tags(token)))
 
 
 def _patient_hash(patient: str) -> int:
@@ -304,9 +305,7 @@ class CorpusEvidence:
             return None
         if not self.mostly_tagged(form) or self.is_site_vocabulary(form):
             return None
-        found = self.place_labels.get(form)
-        if not found:
-            return None
+        found = self.place_labels[form]  # counted with TAGGED_PLACE, so never empty here
         return min(found, key=lambda label: (-found[label], label))
 
     def patient_name_label(self, form: int, patient: str) -> Optional[str]:
