@@ -3,7 +3,8 @@
 - `component`: the factory, the `PhiRules` pipe and its scorers;
 - `patterns`: loading and compiling the patterns in `data/phi_patterns_*.jsonl`;
 - `fragments`: the named fragments (`{MONTH}`, `{STATE}`) patterns are written with;
-- `first_chars`: a first-character guard that lets digit-start patterns skip positions fast.
+- `first_chars`: a first-character guard that lets digit-start patterns skip positions fast;
+- `required_text`: the strings one of which a note must hold for a pattern to match (notes without any are not scanned).
 """
 from .component import (
     DEFAULT_SPANS_KEY,

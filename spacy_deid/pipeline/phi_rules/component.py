@@ -51,6 +51,7 @@ from .patterns import (
     load_phi_patterns,
     read_pattern_files,
 )
+from .required_text import RequiredTextIndex
 
 DEFAULT_SPANS_KEY = RULES_KEY
 DEFAULT_ATTRIBUTES_KEY = ATTRIBUTES_KEY
@@ -178,6 +179,7 @@ class PhiRules(Pipe):
         self.scorer = scorer
         self._patterns: List[PatternDict] = []
         self._compiled: List[CompiledPattern] = []
+        self._required_index: Optional[RequiredTextIndex] = None  # built on first use
 
     # --- patterns -------------------------------------------------------------
     @property
@@ -199,9 +201,11 @@ class PhiRules(Pipe):
     def clear(self) -> None:
         self._patterns = []
         self._compiled = []
+        self._required_index = None
 
     def add_patterns(self, patterns: Iterable[PatternDict]) -> None:
         """Validate, expand and compile patterns; ids must be unique."""
+        self._required_index = None  # rebuilt for the new list on first use
         seen = {p.id for p in self._compiled}
         for raw in patterns:
             saved, compiled = compile_pattern(raw, order=len(self._compiled))
@@ -245,7 +249,12 @@ class PhiRules(Pipe):
         text = doc.text
         values = self._attribute_values(doc)
         candidates: List[_Candidate] = []
-        for pattern in self._compiled:
+        if self._required_index is None:
+            self._required_index = RequiredTextIndex([p.required for p in self._compiled])
+        possible = self._required_index.possible(text)
+        for pattern, can_match in zip(self._compiled, possible):
+            if not can_match:
+                continue  # the note holds none of the text every match needs
             if pattern.attributes:
                 windows = [w for name in pattern.attributes for w in values.get(name, ())]
             else:

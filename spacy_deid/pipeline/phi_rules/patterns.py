@@ -18,7 +18,7 @@ A pattern is one JSON object (one line of a `phi_patterns_*.jsonl` file):
 """
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
 
 import regex
 from spacy.util import registry
@@ -27,6 +27,7 @@ from ... import labels
 from ...data_files import DATA_DIR, read_jsonl
 from .first_chars import scan_guard
 from .fragments import FragmentError, expand
+from .required_text import required_text
 
 PATTERN_FILES_GLOB = "phi_patterns_*.jsonl"
 PHI_GROUP = "phi"
@@ -50,6 +51,9 @@ class CompiledPattern:
     attributes: Tuple[str, ...]
     phi_groups: Tuple[str, ...]
     order: int
+    # Case-folded strings one of which a note must hold for a match (None:
+    # not known); the scan skips notes without any (required_text.py).
+    required: Optional[FrozenSet[str]] = None
 
 
 def compile_pattern(pattern: PatternDict, order: int) -> Tuple[PatternDict, CompiledPattern]:
@@ -101,6 +105,7 @@ def compile_pattern(pattern: PatternDict, order: int) -> Tuple[PatternDict, Comp
         attributes=tuple(attributes),
         phi_groups=phi_groups,
         order=order,
+        required=required_text(expanded),
     )
 
 
