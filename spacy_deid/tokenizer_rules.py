@@ -171,14 +171,22 @@ _URL_GLUED_WORD = re.compile(f"(?<=[A-Z0-9]){UPPER}{LOWER}{{2,}}$")
 _URL_GLUED_LABEL = re.compile(f"(?<=[a-z0-9]){UPPER}{LOWER}{{2,}}:")
 
 
-# Every glue rule needs, on one side of its cut, a character that is neither
-# an ASCII lower-case letter nor whitespace (a capital, digit, period, comma,
-# colon, "#" or bracket), except the two that cut before a lower-case "s" or
-# "y" ("Mondays", "twentyyo"). Most positions in prose lie between two
-# lower-case letters or next to a space; checking that first lets the scan
-# skip them without trying each rule, and halves the tokenizer's rule scan.
-# tests/test_tokenizer.py checks that the guard changes no cut.
-_CUT_GUARD = r"(?:(?<![a-z\s])|(?![a-z\s])|(?=[sy]))"
+# Checked first at every position, so the scan skips most positions without
+# trying each rule; tests/test_tokenizer.py checks that it changes no cut.
+# - Every glue rule looks at a character that is no whitespace on both sides
+#   of its cut.
+# - Every glue rule needs, on one side, a character that is not an ASCII
+#   lower-case letter (a capital, digit, period, comma, colon, "#" or
+#   bracket), except the two that cut before a lower-case "s" or "y"
+#   ("Mondays", "twentyyo"): prose is mostly lower-case letters.
+# - Between two ASCII capitals the only cuts are before a capitalised word
+#   ("EVALUATIONWendmere": a lower-case letter follows) and a weekday's
+#   plural ("MONDAYS": after a "Y"): notes typed in capitals are mostly such
+#   positions.
+_CUT_GUARD = (
+    r"(?<=\S)(?=\S)(?:(?<![a-z])|(?![a-z])|(?=[sy]))"
+    f"(?!(?<=[A-XZ])[A-Z](?!{LOWER}))"
+)
 
 
 def compile_rules(split_case: bool, split_digits: bool, split_punct: bool) -> "re.Pattern[str]":
