@@ -55,6 +55,7 @@ from .institutions import InstitutionCues
 from .names import NameCues
 from .occupations import OccupationCues
 from .places import PlaceCues
+from .tokens import shouted_tokens
 
 DEFAULT_VOCABULARY_PATH = DATA_DIR / "clinical_vocabulary.txt"
 DEFAULT_SPANS_KEY = "phi_safety_net"
@@ -171,6 +172,24 @@ class SafetyNet(NameCues, InstitutionCues, OccupationCues, PlaceCues, Pipe):
         for span in doc.spans.get(SECTIONS_KEY, []):
             for i in range(span.start, span.end):
                 headers[i] = True
+        self._shouted_flags = (doc, shouted_tokens(doc))
+        try:
+            proposals = self._propose(doc, covered, headers)
+        finally:
+            self._shouted_flags = None  # never keep a Doc alive
+        proposals.sort(key=lambda p: (p[0], p[1]))
+        doc.spans[self.spans_key] = SpanGroup(
+            doc,
+            name=self.spans_key,
+            spans=[
+                Span(doc, s, e, label=label, span_id=f"{SOURCE}:{cue}")
+                for s, e, label, cue in proposals
+            ],
+        )
+        return doc
+
+    def _propose(self, doc: Doc, covered: List[bool], headers: List[bool]) -> List:
+        """Every family's proposals (start, end, label, cue), in the order they block each other."""
         proposals = self._institutions(doc, covered, headers)
         proposals += self._rooms(doc, covered)
         for start, end, _, _ in proposals:
@@ -187,16 +206,7 @@ class SafetyNet(NameCues, InstitutionCues, OccupationCues, PlaceCues, Pipe):
             for i in range(start, end):
                 blocked[i] = True
         proposals += self._names(doc, blocked) + self._identifiers(doc, covered)
-        proposals.sort(key=lambda p: (p[0], p[1]))
-        doc.spans[self.spans_key] = SpanGroup(
-            doc,
-            name=self.spans_key,
-            spans=[
-                Span(doc, s, e, label=label, span_id=f"{SOURCE}:{cue}")
-                for s, e, label, cue in proposals
-            ],
-        )
-        return doc
+        return proposals
 
     # --- initialize and serialisation ---------------------------------------------
 

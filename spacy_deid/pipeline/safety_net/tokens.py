@@ -2,9 +2,10 @@
 line and sentence start, is it shouted or glued to the word before.
 """
 
-from typing import Dict, List, Set
+from typing import Dict, List, Optional, Set, Tuple
 
-from spacy.attrs import IS_SPACE, ORTH
+import numpy
+from spacy.attrs import IS_ALPHA, IS_SPACE, IS_UPPER, LENGTH, ORTH
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Token
 
@@ -114,11 +115,16 @@ class TokenShapes:
     def _line_ends(doc: Doc, end: int) -> bool:
         return end >= len(doc) or "\n" in doc[end - 1].whitespace_ or doc[end].is_space
 
-    @staticmethod
-    def _shouted(doc: Doc, i: int) -> bool:
+    # (doc, shouted_tokens(doc)) of the Doc being processed, set by the
+    # component's __call__: the cue families ask about the same tokens often.
+    _shouted_flags: Optional[Tuple[Doc, List[bool]]] = None
+
+    def _shouted(self, doc: Doc, i: int) -> bool:
         """Token i is in an all-capitals stretch (its neighbours are capitals too)."""
-        near = [t for t in doc[max(0, i - 3) : i + 4] if t.is_alpha and len(t) > 1]
-        return len(near) >= 3 and all(t.is_upper for t in near)
+        flags = self._shouted_flags
+        if flags is not None and flags[0] is doc:
+            return flags[1][i]
+        return shouted_at(doc, i)
 
     @staticmethod
     def _glued(doc: Doc, i: int) -> bool:
@@ -166,3 +172,33 @@ class TokenShapes:
         ):
             j += 2
         return j < len(doc) and doc[j].text == ":"
+
+
+# A stretch is the token and 3 tokens on each side; of its words of two letters
+# or more (at least 3), all must be in capitals.
+_SHOUT_REACH = 3
+_SHOUT_MIN_WORDS = 3
+
+
+def shouted_at(doc: Doc, i: int) -> bool:
+    """Token i is in an all-capitals stretch (see `shouted_tokens`)."""
+    near = [t for t in doc[max(0, i - _SHOUT_REACH) : i + _SHOUT_REACH + 1] if t.is_alpha and len(t) > 1]
+    return len(near) >= _SHOUT_MIN_WORDS and all(t.is_upper for t in near)
+
+
+def shouted_tokens(doc: Doc) -> List[bool]:
+    """`shouted_at(doc, i)` for every token, from the Doc's arrays in one pass."""
+    if not len(doc):
+        return []
+    alpha, upper, length = doc.to_array([IS_ALPHA, IS_UPPER, LENGTH]).T
+    word = (alpha == 1) & (length > 1)
+    capital_word = word & (upper == 1)
+    # Window sums from cumulative sums: tokens max(0, i - 3) .. i + 3.
+    words = numpy.concatenate(([0], numpy.cumsum(word)))
+    capitals = numpy.concatenate(([0], numpy.cumsum(capital_word)))
+    index = numpy.arange(len(doc))
+    low = numpy.maximum(index - _SHOUT_REACH, 0)
+    high = numpy.minimum(index + _SHOUT_REACH + 1, len(doc))
+    in_window = words[high] - words[low]
+    capitals_in_window = capitals[high] - capitals[low]
+    return ((in_window >= _SHOUT_MIN_WORDS) & (capitals_in_window == in_window)).tolist()
