@@ -205,7 +205,7 @@ class PhiRules(Pipe):
 
     def add_patterns(self, patterns: Iterable[PatternDict]) -> None:
         """Validate, expand and compile patterns; ids must be unique."""
-        self._required_index = None  # rebuilt for the new list on first use
+        self._required_index = None  # (built on first use if a pattern below fails)
         seen = {p.id for p in self._compiled}
         for raw in patterns:
             saved, compiled = compile_pattern(raw, order=len(self._compiled))
@@ -214,6 +214,8 @@ class PhiRules(Pipe):
             seen.add(compiled.id)
             self._patterns.append(saved)
             self._compiled.append(compiled)
+        # Built here, not in each forked worker on its first note.
+        self._required_index = RequiredTextIndex([p.required for p in self._compiled])
 
     def initialize(
         self,

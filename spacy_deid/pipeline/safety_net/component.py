@@ -39,7 +39,7 @@ docs/recall.md.
 """
 
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import srsly
 from spacy.language import Language
@@ -188,7 +188,7 @@ class SafetyNet(NameCues, InstitutionCues, OccupationCues, PlaceCues, Pipe):
         )
         return doc
 
-    def _propose(self, doc: Doc, covered: List[bool], headers: List[bool]) -> List:
+    def _propose(self, doc: Doc, covered: List[bool], headers: List[bool]) -> List[Tuple[int, int, str, str]]:
         """Every family's proposals (start, end, label, cue), in the order they block each other."""
         proposals = self._institutions(doc, covered, headers)
         proposals += self._rooms(doc, covered)
