@@ -39,6 +39,7 @@ from .tokenizer_rules import (  # noqa: F401 (CASE/DIGIT/PUNCT_RULES, read_excep
     DIGIT_RULES,
     PUNCT_RULES,
     SHAPES_RE,
+    shapes_regex,
     compile_exceptions,
     compile_rules,
     load_tokenizer_exceptions,
@@ -127,7 +128,7 @@ class DeidTokenizer:
         """Character spans kept whole, sorted, overlapping ones merged."""
         spans: List[Tuple[int, int]] = []
         if self.cfg["keep_shapes"]:
-            for match in SHAPES_RE.finditer(text):
+            for match in shapes_regex(text).finditer(text):
                 if match.lastgroup == "url":
                     span = trim_url(text, match.start(), match.end())
                     if span is not None:

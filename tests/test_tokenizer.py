@@ -451,3 +451,46 @@ def test_line_by_line_base_tokens_equal_one_call_on_notes():
 def test_a_one_line_note_without_cuts_keeps_the_base_doc(nlp):
     doc = nlp.make_doc("She can't sleep.")
     assert doc[2].norm_ == "not" and [t.text for t in doc] == ["She", "ca", "n't", "sleep", "."]
+
+
+# --- the shapes scan without the web shapes: the same matches ---------------------------
+def _shape_matches(pattern, text):
+    return [(m.span(), m.lastgroup) for m in pattern.finditer(text)]
+
+
+@pytest.mark.parametrize(
+    "text,fast",
+    [
+        ("DOB 04/17/2094, seen 14:05; call 617-555-0112 or (617)555-0112", True),
+        ("MRN XF-1747210-9837, SSN 123-45-6789, the 3rd of May, 214-B", True),
+        ("mail jane.doe@example.org", False),  # an e-mail address: the full scan
+        ("see https://example.org/x or www.example.org", False),
+    ],
+)
+def test_shapes_regex_chooses_the_fast_scan_only_without_web_text(text, fast):
+    from spacy_deid.tokenizer_rules import SHAPES_RE, shapes_regex
+
+    assert (shapes_regex(text) is not SHAPES_RE) is fast
+    assert _shape_matches(shapes_regex(text), text) == _shape_matches(SHAPES_RE, text)
+
+
+def test_shapes_regex_finds_the_same_on_notes():
+    from spacy_deid.corpus.i2b2_2014 import read_i2b2_2014
+    from spacy_deid.dev_notes import dev_note_files
+    from spacy_deid.synth import generate_notes
+    from spacy_deid.tokenizer_rules import SHAPES_RE, shapes_regex
+
+    texts = [read_i2b2_2014(path).text for path in dev_note_files()]
+    texts += [note.text for note in generate_notes(20, seed=7, nursing=0.5)]
+    texts += [line for text in texts for line in text.splitlines()]  # lines: most hold no web text
+    assert sum(shapes_regex(text) is not SHAPES_RE for text in texts) > 100
+    for text in texts:
+        assert _shape_matches(shapes_regex(text), text) == _shape_matches(SHAPES_RE, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ALPHABET | st.sampled_from(["2094", "-", "12", "(617)", "555-0112", "AB", "3rd", "/"]), max_size=30).map("".join))
+def test_shapes_regex_finds_the_same_on_generated_text(text):
+    from spacy_deid.tokenizer_rules import SHAPES_RE, shapes_regex
+
+    assert _shape_matches(shapes_regex(text), text) == _shape_matches(SHAPES_RE, text)
