@@ -73,6 +73,7 @@ def test_no_requirement_where_none_is_known(pattern):
         (r"(?i:kelvin)", "\u212aELVIN"),  # the Kelvin sign folds to k
         (r"(?i:sister)", "\u017fISTER"),  # the long s folds to s (lower() would not)
         (r"(?i:dr)\.? [A-Z]", "DR QUENNELL"),
+        (r"(?i:dixon)", "D\u0130XON"),  # the dotted capital I folds to "i" and a combining dot
     ],
 )
 def test_case_insensitive_matches_are_never_skipped(pattern, text):
@@ -171,3 +172,20 @@ def test_the_component_pickles_with_its_index(rules):
 
 def test_fold_is_casefold():
     assert fold("Stra\u00dfe \u212a") == "strasse k"
+    assert fold("D\u0130XON") == "dixon"
+
+
+def test_every_character_matched_case_insensitively_folds_to_its_match():
+    """Over all of Unicode: what `regex` matches with an ASCII character under
+    IGNORECASE folds to exactly that character."""
+    import sys
+
+    letters = regex.compile("(?i)[a-z]")
+    matched = 0
+    for code in range(sys.maxunicode + 1):
+        if 0xD800 <= code <= 0xDFFF or not letters.fullmatch(chr(code)):
+            continue
+        matched += 1
+        folded = fold(chr(code))
+        assert len(folded) == 1 and regex.fullmatch("(?i)" + folded, chr(code)), hex(code)
+    assert matched >= 52 + 3  # both cases, the Kelvin sign, the long s, the dotted capital I

@@ -13,10 +13,13 @@ parser (`re._parser`, the standard library's `sre_parse`) builds it, as
 or reads otherwise than the `regex` package (`\\p{..}`, POSIX classes, fuzzy
 matching, version flags) gets no requirement, never a wrong one.
 
-- Everything is compared case-folded (`str.casefold`): every character the
-  `regex` package matches case-insensitively with an ASCII letter folds to
-  that letter (the Kelvin sign, the long s), so folding both sides never
-  hides a match; only ASCII characters of the pattern are used.
+- Everything is compared case-folded (`str.casefold`, then without the
+  combining dot above): every character the `regex` package matches
+  case-insensitively with an ASCII character folds to that character (the
+  Kelvin sign to "k", the long s to "s", the dotted capital I to "i" once
+  its dot is dropped; checked over all of Unicode), so folding both sides
+  never hides a match; only ASCII characters of the pattern are used, and
+  dropping a character that no requirement holds only adds occurrences.
 - A sequence keeps its most selective requirement: the literal runs it
   spells (alternations of literals and small classes are expanded, "Jan(uary)?"
   gives "jan" and "january"), a group or a repeat of at least one, an
@@ -62,9 +65,14 @@ def required_text(pattern: str) -> Optional[Required]:
     return required
 
 
+# "İ".casefold() is "i" + U+0307, which would split "di" + "x" from "dix".
+_COMBINING_DOT_ABOVE = "\u0307"
+
+
 def fold(text: str) -> str:
     """The text as requirements are compared with it."""
-    return text.casefold()
+    folded = text.casefold()
+    return folded.replace(_COMBINING_DOT_ABOVE, "") if _COMBINING_DOT_ABOVE in folded else folded
 
 
 class RequiredTextIndex:
