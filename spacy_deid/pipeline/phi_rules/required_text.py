@@ -28,7 +28,7 @@ matching, version flags) gets no requirement, never a wrong one.
   optional items and wide classes require nothing.
 """
 from itertools import product
-from typing import FrozenSet, Iterable, List, Optional, Sequence, Set
+from typing import Callable, FrozenSet, Iterable, List, Optional, Sequence, Set
 
 import ahocorasick
 
@@ -121,12 +121,12 @@ class _Reader:
 
     def sequence(self, items: List) -> Optional[Required]:
         required: Optional[Required] = None
-        run: Optional[Set[str]] = {""}  # exact strings of the current run of items
+        run: Set[str] = {""}  # exact strings of the current run of items
         for op, av in items:
             if op == _sre.AT:
                 continue  # zero-width anchors: the run goes on
             exact = self.exact(op, av)
-            if exact is not None and run is not None:
+            if exact is not None:
                 joined = {a + b for a, b in product(run, exact)} if len(run) * len(exact) <= _MAX_EXACT else None
                 if joined is not None:
                     run = joined
@@ -144,13 +144,8 @@ class _Reader:
         if op == _sre.ASSERT:  # a positive lookahead or lookbehind
             return self.sequence(list(av[1]))
         if op == _sre.BRANCH:
-            union: Set[str] = set()
-            for alternative in av[1]:
-                required = self.sequence(list(alternative))
-                if required is None:
-                    return None
-                union |= required
-            return frozenset(union)
+            union = _union(self.sequence, av[1])
+            return None if union is None else frozenset(union)
         if op in _REPEATS:
             minimum, _maximum, body = av
             return self.sequence(list(body)) if minimum >= 1 else None
@@ -172,13 +167,8 @@ class _Reader:
         if op == _sre.SUBPATTERN:
             return self.exact_sequence(list(av[3]))
         if op == _sre.BRANCH:
-            union: Set[str] = set()
-            for alternative in av[1]:
-                strings = self.exact_sequence(list(alternative))
-                if strings is None:
-                    return None
-                union |= strings
-            return union if len(union) <= _MAX_EXACT else None
+            union = _union(self.exact_sequence, av[1])
+            return union if union is not None and len(union) <= _MAX_EXACT else None
         if op in _REPEATS:
             minimum, maximum, body = av
             if maximum > _MAX_EXACT_REPEAT:
@@ -205,6 +195,17 @@ class _Reader:
                 return None
             strings = {a + b for a, b in product(strings, exact)}
         return strings
+
+
+def _union(read: Callable[[List], Optional[Iterable[str]]], alternatives: Iterable) -> Optional[Set[str]]:
+    """The strings `read` gives for every alternative of a branch; None if one has none."""
+    union: Set[str] = set()
+    for alternative in alternatives:
+        strings = read(list(alternative))
+        if strings is None:
+            return None
+        union |= set(strings)
+    return union
 
 
 def _as_required(strings: Optional[Iterable[str]]) -> Optional[Required]:
