@@ -71,8 +71,7 @@ _COMBINING_DOT_ABOVE = "\u0307"
 
 def fold(text: str) -> str:
     """The text as requirements are compared with it."""
-    folded = text.casefold()
-    return folded.replace(_COMBINING_DOT_ABOVE, "") if _COMBINING_DOT_ABOVE in folded else folded
+    return text.casefold().replace(_COMBINING_DOT_ABOVE, "")
 
 
 class RequiredTextIndex:
