@@ -558,6 +558,31 @@ def test_hospital_named_beside_a_place_of_care(rules_reconciler_nlp, text, expec
     assert _hospitals_and_wards(rules_reconciler_nlp, text) == expected
 
 
+@pytest.mark.parametrize("text,expected", [
+    # a name of ordinary words, in any case, between a place preposition and a head
+    ("transferred from green meadow hosp this pm", [("green meadow hosp", labels.HOSPITAL)]),
+    ("plan for pt to go at 4pm to sacred oak hospital.", [("sacred oak hospital", labels.HOSPITAL)]),
+    ("P: TRANSFER TO WENDLOCK REHAB", [("WENDLOCK REHAB", labels.HOSPITAL)]),
+    ("Coordinator from Holy Meadow memorial called.", [("Holy Meadow memorial", labels.HOSPITAL)]),
+    ("had a bed @ St Okeby Hospital last week", [("St Okeby Hospital", labels.HOSPITAL)]),
+    ("ADMITTED TO OKEBY MEDICAL CENTER 5 DAYS AGO", [("OKEBY MEDICAL CENTER", labels.HOSPITAL)]),
+    # what kind of place or whose, a hedge or a move, no preposition, a head
+    # that describes what follows
+    ("Pt to acute rehab tomorrow.", []),
+    ("from outside hospital with CP", []),
+    ("d/c to floor vs rehab in am", []),
+    ("prior to going to rehab", []),
+    ("ANXIOUS TO GO TO REHAB", []),
+    ("went to drug rehab last year", []),
+    ("will go back to her hospital", []),
+    ("Prolonged hospital stay.", []),
+    ("will discuss at rounds rehab placement", []),
+    ("to cardiac rehab after d/c", []),
+])
+def test_hospital_named_after_a_place_preposition(rules_reconciler_nlp, text, expected):
+    assert _hospitals_and_wards(rules_reconciler_nlp, text) == expected
+
+
 @pytest.mark.parametrize("sources,valid", [
     (["ner"], True), (["rule"], True), (["rule:ward-number-after-transfer"], True),
     (["rules"], False), (["rule:"], False), ("ner", False),
