@@ -189,6 +189,8 @@ def test_a_ward_after_transfer_and_a_glued_ward_number(rules_nlp, text, wards):
     ("PT GENERAL CONDITION POOR.", []),
     ("Read the Surgeon General warning.", []),
     ("Pt in general good spirits.", []),
+    # nor a preposition as the second word: the NER is left the hospital
+    ("63 YO MALE TRANSFERED FROM MEMORIAL HOSPITAL W CHF", []),
 ])
 def test_a_hospital_named_before_its_qualifier(rules_nlp, text, hospitals):
     assert [t for t, label in entities(rules_nlp, text) if label == labels.HOSPITAL] == hospitals

@@ -583,6 +583,31 @@ def test_hospital_named_after_a_place_preposition(rules_reconciler_nlp, text, ex
     assert _hospitals_and_wards(rules_reconciler_nlp, text) == expected
 
 
+@pytest.mark.parametrize("ner, gives_way", [
+    # an NER mention inside the pattern's hit is a name cut short: the hit wins
+    (("sacred", labels.COUNTRY), False),
+    (("oak", labels.CITY), False),
+    # the same span, or one reaching outside the hit: the hit gives way (and
+    # comes back only if the corrections drop the NER's mention)
+    (("sacred oak hosp", labels.HOSPITAL), True),
+    (("from sacred oak", labels.ORGANIZATION), True),
+    (("sacred oak hosp this", labels.HOSPITAL), True),
+])
+def test_a_hospital_after_a_place_preposition_outlasts_a_shorter_ner_mention(
+        rules_reconciler_nlp, ner, gives_way):
+    text = "transferred from sacred oak hosp this pm"
+    doc = rules_reconciler_nlp.make_doc(text)
+    start = text.index(ner[0])
+    doc.ents = [doc.char_span(start, start + len(ner[0]), label=ner[1])]
+    for name in ("deid_phi_rules", "deid_reconciler"):
+        doc = rules_reconciler_nlp.get_pipe(name)(doc)
+    hit = [s.id_.split("|") for s in (*doc.spans["phi_provenance"], *doc.spans["phi_dropped"])
+           if s.id_.startswith("rule:hospital-name-after-place-preposition")]
+    assert len(hit) == 1
+    assert ("merge:under_ner" in hit[0]) == gives_way
+    assert ("merge:over_ner" in hit[0]) == (not gives_way)
+
+
 @pytest.mark.parametrize("sources,valid", [
     (["ner"], True), (["rule"], True), (["rule:ward-number-after-transfer"], True),
     (["rules"], False), (["rule:"], False), ("ner", False),

@@ -31,7 +31,7 @@ from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, t
 
 from ...data_files import warn_no_data
 from ...extensions import ATTRIBUTES_KEY, DROPPED_KEY, PROVENANCE_KEY, RULES_KEY, install_extensions
-from .rules import YIELDING_PATTERNS, RuleSet, make_reconciler_rules, read_lists, read_rule_lines
+from .rules import WIDER_NER_ONLY_PATTERNS, YIELDING_PATTERNS, RuleSet, make_reconciler_rules, read_lists, read_rule_lines
 from .completion import complete_mentions
 from .merging import merge_mentions, revive_yielded
 from .steps import (
@@ -164,8 +164,12 @@ class Reconciler(Pipe):
         ner_mentions = self._collect_ner(doc, start_order=len(rule_mentions))
         dropped: List[Mention] = []
         if self.merge:
-            yielding = self.ruleset.lists.get(YIELDING_PATTERNS, frozenset()) if self.ruleset else frozenset()
-            mentions = merge_mentions(rule_mentions, ner_mentions, dropped, yielding=yielding)
+            lists = self.ruleset.lists if self.ruleset else {}
+            mentions = merge_mentions(
+                rule_mentions, ner_mentions, dropped,
+                yielding=lists.get(YIELDING_PATTERNS, frozenset()),
+                wider_only=lists.get(WIDER_NER_ONLY_PATTERNS, frozenset()),
+            )
         else:
             mentions = resolve_overlaps(ner_mentions, dropped)
         ruleset = self.ruleset

@@ -8,7 +8,7 @@ from .steps import Mention, resolve_overlaps
 
 def merge_mentions(
     rule_mentions: Sequence[Mention], ner_mentions: Sequence[Mention], dropped: Optional[List[Mention]] = None,
-    yielding: frozenset = frozenset(),
+    yielding: frozenset = frozenset(), wider_only: frozenset = frozenset(),
 ) -> List[Mention]:
     """Rule mentions win over every NER mention they overlap (rules are more precise).
 
@@ -16,10 +16,13 @@ def merge_mentions(
     one that displaced a different NER mention records "merge:over_ner"; the
     displaced NER mention goes to `dropped` (if given) as "merge:under_rule".
     Mentions of the patterns in `yielding` (ids) give way instead: one that
-    overlaps an NER mention goes to `dropped` as "merge:under_ner".
+    overlaps an NER mention goes to `dropped` as "merge:under_ner"; those also
+    in `wider_only` give way only to an NER mention that is not strictly
+    inside them (a shorter NER mention inside the hit loses to it as above).
     """
     if yielding:
-        rule_mentions = [r for r in rule_mentions if not _yields(r, yielding, ner_mentions, dropped)]
+        rule_mentions = [r for r in rule_mentions
+                         if not _yields(r, yielding, ner_mentions, dropped, wider_only)]
     rules = resolve_overlaps(rule_mentions, dropped)
     kept_ner = []
     for n in ner_mentions:
@@ -39,15 +42,25 @@ def merge_mentions(
 
 
 def _yields(mention: Mention, yielding: frozenset, ner_mentions: Sequence[Mention],
-            dropped: Optional[List[Mention]]) -> bool:
+            dropped: Optional[List[Mention]], wider_only: frozenset = frozenset()) -> bool:
     """Whether a rule mention of a yielding pattern overlaps an NER mention (and is dropped)."""
     pattern = mention.provenance[0].split(":", 1)[-1] if mention.provenance else ""
-    if pattern not in yielding or not any(n.overlaps(mention) for n in ner_mentions):
+    if pattern not in yielding:
+        return False
+    overlapping = [n for n in ner_mentions if n.overlaps(mention)]
+    if pattern in wider_only:
+        overlapping = [n for n in overlapping if not _strictly_inside(n, mention)]
+    if not overlapping:
         return False
     if dropped is not None:
         mention.provenance.append("merge:under_ner")
         dropped.append(mention)
     return True
+
+
+def _strictly_inside(inner: Mention, outer: Mention) -> bool:
+    return (outer.start <= inner.start and inner.end <= outer.end
+            and (inner.start, inner.end) != (outer.start, outer.end))
 
 
 def revive_yielded(kept: Sequence[Mention], dropped: List[Mention]) -> List[Mention]:

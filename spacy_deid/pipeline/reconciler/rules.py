@@ -122,6 +122,10 @@ def known_source(source: object) -> bool:
 # The list of PHI pattern ids whose mentions give way to an overlapping NER
 # mention (patterns that find one word where the NER may know the whole name).
 YIELDING_PATTERNS = "patterns_yielding_to_ner"
+# Of those, the patterns anchored on a head word ("<name> Hospital") that give
+# way only to an NER mention reaching outside them: an NER mention inside the
+# hit is a name cut short ("Sacred" of "Sacred Heart Memorial").
+WIDER_NER_ONLY_PATTERNS = "patterns_yielding_only_to_wider_ner"
 
 # Lists every rule set must have: the steps read them directly.
 LABEL_LISTS = ("reconcile_labels", "propagate_labels", "case_insensitive_labels", "numeric_labels")
