@@ -237,3 +237,22 @@ def test_a_town_in_capitals_no_town_list_holds(nlp, text, mention, kept):
 ])
 def test_a_run_of_charting_words_is_no_institution(nlp, text, mention, label, kept):
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.fixture(scope="module")
+def towns_nlp():
+    return rules_pipeline({"CITY": ["Okeby", "Wendlock", "West Okeby"]})
+
+
+@pytest.mark.parametrize("text, hospitals", [
+    # a town a list knows before "VA" with no comma: the town's VA hospital
+    ("COPD W HOME O2--CARE RECEIVED @ WENDLOCK VA.", ["WENDLOCK VA"]),
+    ("Followed at the Okeby VA Medical Center for PTSD.", ["Okeby VA Medical Center"]),
+    ("Pt seen at Okeby VAMC last week.", ["Okeby VAMC"]),
+    # no town list's word, a comma (a town and its state), VA as a word alone
+    ("PT VA BENEFITS PENDING. COPD VA CLAIM.", []),
+    ("Lives in Okeby, VA with his wife.", []),
+    ("Seen by VA social work.", []),
+])
+def test_a_towns_va_hospital(towns_nlp, text, hospitals):
+    assert [t for t, label in entities(towns_nlp, text) if label == labels.HOSPITAL] == hospitals
