@@ -466,9 +466,16 @@ DATE_POSITIVES = [
     ("UNTIL AROUND MAY OF 2005 WHEN", "MAY OF 2005", labels.DATE),
     ("COURT DATE ON FEBRUARY 21ST THAT", "FEBRUARY 21ST", labels.DATE),
     ("LAST TUESDAY SHE DID NOT GO.", "TUESDAY", labels.DATE),
+    ("SOBER SINCE MAY. RELAPSED IN DEC AND JAN.", "MAY", labels.DATE),
+    ("SOBER SINCE MAY. RELAPSED IN DEC AND JAN.", "DEC", labels.DATE),
+    ("SEEN IN MAR WHEN SHE FELL.", "MAR", labels.DATE),
 ]
 
 DATE_NEGATIVES = [
+    # in capitals, the verb and the charting short forms, not the months
+    "THINKS THIS MAY BE R/T LEVO.",
+    "TRY FIBER TO DEC STOOL FREQ.",
+    "DOSES GIVEN AS PER MAR LIST.",
     "BP 120/80 and 148/94.",
     "Depakote 500/250 mg.",
     "Pain 9/10 today, anxiety (7/10).",
