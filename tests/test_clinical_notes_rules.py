@@ -561,18 +561,18 @@ def test_hospital_named_beside_a_place_of_care(rules_reconciler_nlp, text, expec
 @pytest.mark.parametrize("text,expected", [
     # a name of ordinary words, in any case, between a place preposition and a head
     ("transferred from green meadow hosp this pm", [("green meadow hosp", labels.HOSPITAL)]),
-    ("plan for pt to go at 4pm to sacred oak hospital.", [("sacred oak hospital", labels.HOSPITAL)]),
-    ("P: TRANSFER TO WENDLOCK REHAB", [("WENDLOCK REHAB", labels.HOSPITAL)]),
-    ("Coordinator from Holy Meadow memorial called.", [("Holy Meadow memorial", labels.HOSPITAL)]),
-    ("had a bed @ St Okeby Hospital last week", [("St Okeby Hospital", labels.HOSPITAL)]),
+    ("pt d/c'd to okeby vale hospital at noon.", [("okeby vale hospital", labels.HOSPITAL)]),
+    ("PLAN: TRANSFER TO WENDLOCK REHAB IN AM", [("WENDLOCK REHAB", labels.HOSPITAL)]),
+    ("Coordinator from Brisko Meadow memorial called.", [("Brisko Meadow memorial", labels.HOSPITAL)]),
+    ("bed offered @ St Okeby Hospital for monday", [("St Okeby Hospital", labels.HOSPITAL)]),
     ("ADMITTED TO OKEBY MEDICAL CENTER 5 DAYS AGO", [("OKEBY MEDICAL CENTER", labels.HOSPITAL)]),
     # what kind of place or whose, a hedge or a move, no preposition, a head
     # that describes what follows
     ("Pt to acute rehab tomorrow.", []),
     ("from outside hospital with CP", []),
     ("d/c to floor vs rehab in am", []),
-    ("prior to going to rehab", []),
-    ("ANXIOUS TO GO TO REHAB", []),
+    ("asking about going to rehab", []),
+    ("WANTS TO GO TO REHAB SOON", []),
     ("went to drug rehab last year", []),
     ("will go back to her hospital", []),
     ("Prolonged hospital stay.", []),
@@ -585,17 +585,17 @@ def test_hospital_named_after_a_place_preposition(rules_reconciler_nlp, text, ex
 
 @pytest.mark.parametrize("ner, gives_way", [
     # an NER mention inside the pattern's hit is a name cut short: the hit wins
-    (("sacred", labels.COUNTRY), False),
-    (("oak", labels.CITY), False),
+    (("okeby", labels.COUNTRY), False),
+    (("vale", labels.CITY), False),
     # the same span, or one reaching outside the hit: the hit gives way (and
     # comes back only if the corrections drop the NER's mention)
-    (("sacred oak hosp", labels.HOSPITAL), True),
-    (("from sacred oak", labels.ORGANIZATION), True),
-    (("sacred oak hosp this", labels.HOSPITAL), True),
+    (("okeby vale hosp", labels.HOSPITAL), True),
+    (("from okeby vale", labels.ORGANIZATION), True),
+    (("okeby vale hosp this", labels.HOSPITAL), True),
 ])
 def test_a_hospital_after_a_place_preposition_outlasts_a_shorter_ner_mention(
         rules_reconciler_nlp, ner, gives_way):
-    text = "transferred from sacred oak hosp this pm"
+    text = "transferred from okeby vale hosp this pm"
     doc = rules_reconciler_nlp.make_doc(text)
     start = text.index(ner[0])
     doc.ents = [doc.char_span(start, start + len(ner[0]), label=ner[1])]

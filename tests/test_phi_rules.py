@@ -473,8 +473,8 @@ DATE_POSITIVES = [
 
 DATE_NEGATIVES = [
     # in capitals, the verb and the charting short forms, not the months
-    "THINKS THIS MAY BE R/T LEVO.",
-    "TRY FIBER TO DEC STOOL FREQ.",
+    "THIS MAY BE DUE TO PRESSORS.",
+    "PLAN TO DEC TF RATE.",
     "DOSES GIVEN AS PER MAR LIST.",
     "BP 120/80 and 148/94.",
     "Depakote 500/250 mg.",

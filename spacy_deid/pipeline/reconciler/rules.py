@@ -124,7 +124,7 @@ def known_source(source: object) -> bool:
 YIELDING_PATTERNS = "patterns_yielding_to_ner"
 # Of those, the patterns anchored on a head word ("<name> Hospital") that give
 # way only to an NER mention reaching outside them: an NER mention inside the
-# hit is a name cut short ("Sacred" of "Sacred Heart Memorial").
+# hit is a name cut short ("Okeby" of "Okeby Vale Memorial").
 WIDER_NER_ONLY_PATTERNS = "patterns_yielding_only_to_wider_ner"
 
 # Lists every rule set must have: the steps read them directly.
