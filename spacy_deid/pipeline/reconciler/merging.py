@@ -47,10 +47,9 @@ def _yields(mention: Mention, yielding: frozenset, ner_mentions: Sequence[Mentio
     pattern = mention.provenance[0].split(":", 1)[-1] if mention.provenance else ""
     if pattern not in yielding:
         return False
-    overlapping = [n for n in ner_mentions if n.overlaps(mention)]
-    if pattern in wider_only:
-        overlapping = [n for n in overlapping if not _strictly_inside(n, mention)]
-    if not overlapping:
+    wider_needed = pattern in wider_only
+    if not any(n.overlaps(mention) and not (wider_needed and _strictly_inside(n, mention))
+               for n in ner_mentions):
         return False
     if dropped is not None:
         mention.provenance.append("merge:under_ner")
