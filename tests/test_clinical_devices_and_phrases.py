@@ -76,6 +76,12 @@ def test_a_phrase_of_english_words_in_capitals_is_no_name(nlp, text, mention, la
     ("Family in. Will called about the plan.", "Will", labels.PATIENT, True),
     ("Seen today. Dr. Bell aware of the labs.", "Bell", labels.DOCTOR, True),
     ("Family meeting with Bell today.", "Bell", labels.PATIENT, True),
+    # ... or first after a systems-review header that opens its line
+    ("Lungs clear.\nNeuro: Pleasant and calm overnight.", "Pleasant", labels.PATIENT, False),
+    ("Pulses present.\nSkin: Warm and dry.", "Warm", labels.PATIENT, False),
+    ("Lungs clear.\nSocial: Bell visited tonight.", "Bell", labels.PATIENT, True),
+    ("Lungs clear.\nNeuro: Will opens eyes to voice.", "Will", labels.PATIENT, True),
+    ("Lungs clear.\nCV: Dr. Bell aware of the rate.", "Bell", labels.DOCTOR, True),
     # the shift key held too long ('PLan'), in a mixed-case note
     ("Lytes pending, PLan to recheck at noon.", "PLan", labels.DOCTOR, False),
     ("Labs sent, will MOnitor closely overnight.", "MOnitor", labels.DOCTOR, False),
