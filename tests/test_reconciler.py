@@ -239,6 +239,14 @@ CORRECTION_CASES = [
     ("eponym_head_later", "Thorne placed the drain", "Thorne", labels.DOCTOR, labels.DOCTOR, None),
     ("eponym_sign_is_a_verb", "Asked Quennell to sign the form", "Quennell", labels.PATIENT, labels.PATIENT, None),
     ("eponym_ward_bed", "Moved to Wendlock bed 4", "Wendlock", labels.LOCATION_OTHER, labels.LOCATION_OTHER, None),
+    # vital signs charted as decades and ranges are values, whatever the NER calls them
+    ("value_range_username", "BP 110's-140's/70-80's overnight", "110's-140's/70-80's", labels.USERNAME, None,
+     "correct:value_range_is_no_name"),
+    ("value_open_slash_street", "BP down to 150-160/ then lower", "150-160/", labels.STREET, None,
+     "correct:value_range_is_no_name"),
+    ("value_room_number_kept", "Moved to room 412 today", "412", labels.ROOM, labels.ROOM, None),
+    ("value_street_with_name_kept", "Lives at 150-160 Formby St", "150-160 Formby St", labels.STREET,
+     labels.STREET, None),
     # a nursing note's title is no place
     ("note_title_caps", "PMICU NURSING PROGRESS NOTE: Neuro intact", "PMICU NURSING", labels.LOCATION_OTHER, None,
      "correct:note_title_is_no_place"),
