@@ -48,6 +48,20 @@ def test_a_clinical_word_beside_a_device_word_is_the_device(nlp, text, mention, 
 
 
 @pytest.mark.parametrize("text, mention, label, kept", [
+    # clinical vocabulary a town list also holds is no person or institution
+    ("LINES: R IJ, SWAN OVER GUIDEWIRE TODAY.", "SWAN", labels.HOSPITAL, False),
+    ("CXR done, numbers sent. Swan confirmed by CXR.", "Swan", labels.PATIENT, False),
+    # a title, a credential or a first name keeps it; a town stays a town
+    ("Dr. Swan confirmed by phone.", "Swan", labels.DOCTOR, True),
+    ("Seen by Swan, MD this morning.", "Swan", labels.DOCTOR, True),
+    ("Wife Peg in to visit.", "Peg", labels.PATIENT, True),
+    ("Lives in Swan with her son.", "Swan", labels.CITY, True),
+])
+def test_clinical_vocabulary_a_town_list_holds_is_no_person(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
     # three English words or more in a note typed in capitals: a phrase, even
     # where a town list knows one of its common words ("SECTION", "GIVEN")
     ("PT STABLE. O: SEE FLOW SHEET SECTION FOR CLINICAL DATA. WILL CONT TO MONITOR.",
