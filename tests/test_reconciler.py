@@ -216,6 +216,12 @@ CORRECTION_CASES = [
     ("fraction_of", "Given 1/2 of D50 for BS 50", "1/2", labels.DATE, None, "correct:fraction_is_a_part"),
     ("fraction_up", "Crackles 1/3 up bilat", "1/3", labels.DATE, None, "correct:fraction_is_a_part"),
     ("fraction_date_after_of", "The night of 1/2 was calm", "1/2", labels.DATE, labels.DATE, None),
+    ("fraction_with_saline", "Changed to 1/2 NS at 75cc/hr", "1/2 NS", labels.DATE, None, "correct:fraction_with_its_part"),
+    ("fraction_with_dextrose", "Treated with 1/2 of D50 at noon", "1/2 of D50", labels.DATE, None,
+     "correct:fraction_with_its_part"),
+    ("fraction_after_up", "Crackles up 1/2 from the bases", "1/2", labels.DATE, None, "correct:fraction_after_up_or_down"),
+    ("fraction_of_a_year_kept", "Seen 1/2 of 2019", "1/2 of 2019", labels.DATE, labels.DATE, None),
+    ("fraction_after_other_word_kept", "Seen since 1/2 at home", "1/2", labels.DATE, labels.DATE, None),
     ("date_not_a_simple_fraction", "Seen 12/4 of that year", "12/4", labels.DATE, labels.DATE, None),
     ("instrument_inside", "Cornell Scale for Depression: 14", "Cornell Scale", labels.PATIENT, None,
      "correct:name_is_instrument"),
@@ -235,6 +241,10 @@ CORRECTION_CASES = [
      "correct:name_before_eponym_head"),
     ("eponym_position", "Put in Trendelenburg position", "Trendelenburg", labels.DOCTOR, None,
      "correct:name_before_eponym_head"),
+    ("eponym_head_inside", "EGD showed a Mallory Weiss tear", "Mallory Weiss tear", labels.PATIENT, None,
+     "correct:name_ending_in_eponym_head"),
+    ("eponym_head_inside_place", "On a Passy Muir Valve today", "Passy Muir Valve", labels.LOCATION_OTHER, None,
+     "correct:name_ending_in_eponym_head"),
     ("eponym_possessive", "Formby's drain is intact", "Formby", labels.PATIENT, labels.PATIENT, None),
     ("eponym_head_later", "Thorne placed the drain", "Thorne", labels.DOCTOR, labels.DOCTOR, None),
     ("eponym_sign_is_a_verb", "Asked Quennell to sign the form", "Quennell", labels.PATIENT, labels.PATIENT, None),
@@ -833,3 +843,13 @@ def test_every_cue_regex_is_compiled_when_the_rules_load(
     compiled = dict(ruleset._cue_cache)
     entities_from_ner(nlp, text, mention, label)
     assert ruleset._cue_cache == compiled
+
+
+def test_the_eponym_pattern_spells_out_the_eponym_heads():
+    """name_ending_in_eponym_head's pattern and the list eponym_heads name the same nouns."""
+    import re
+    from spacy_deid.pipeline.reconciler.rules import make_reconciler_rules
+    rules = make_reconciler_rules()
+    pattern = next(r["pattern"] for r in rules["rules"] if r["id"] == "name_ending_in_eponym_head")
+    spelled = set(re.search(r"\(\?i:([^)]*)\)\$$", pattern).group(1).split("|"))
+    assert spelled == set(rules["lists"]["eponym_heads"])
