@@ -48,6 +48,18 @@ def test_a_clinical_word_beside_a_device_word_is_the_device(nlp, text, mention, 
 
 
 @pytest.mark.parametrize("text, mention, label, kept", [
+    # a verb of charting or "via", then a drug or a device: the sentence, not a department
+    ("UO 100/HR VIA FOLEY CATH.", "VIA FOLEY", labels.DEPARTMENT, False),
+    ("CV: stable. Continued on Heparin and Swan at noon.", "Continued on Heparin and Swan", labels.DEPARTMENT, False),
+    # a department made of English words, or with a word no English list knows
+    ("Seen in Cardiac Surgery today.", "Cardiac Surgery", labels.DEPARTMENT, True),
+    ("Admitted via Quennell Heparin Clinic overnight.", "Quennell Heparin Clinic", labels.HOSPITAL, True),
+])
+def test_a_charting_verb_and_a_clinical_word_is_no_institution(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
     # clinical vocabulary a town list also holds is no person or institution
     ("LINES: R IJ, SWAN OVER GUIDEWIRE TODAY.", "SWAN", labels.HOSPITAL, False),
     ("CXR done, numbers sent. Swan confirmed by CXR.", "Swan", labels.PATIENT, False),
