@@ -49,7 +49,7 @@ def test_a_clinical_word_beside_a_device_word_is_the_device(nlp, text, mention, 
 
 @pytest.mark.parametrize("text, mention, label, kept", [
     # a verb of charting or "via", then a drug or a device: the sentence, not a department
-    ("UO 100/HR VIA FOLEY CATH.", "VIA FOLEY", labels.DEPARTMENT, False),
+    ("URINE CLEAR VIA FOLEY, 60CC/HR.", "VIA FOLEY", labels.DEPARTMENT, False),
     ("CV: stable. Continued on Heparin and Swan at noon.", "Continued on Heparin and Swan", labels.DEPARTMENT, False),
     # a department made of English words, or with a word no English list knows
     ("Seen in Cardiac Surgery today.", "Cardiac Surgery", labels.DEPARTMENT, True),
@@ -61,8 +61,8 @@ def test_a_charting_verb_and_a_clinical_word_is_no_institution(nlp, text, mentio
 
 @pytest.mark.parametrize("text, mention, label, kept", [
     # clinical vocabulary a town list also holds is no person or institution
-    ("LINES: R IJ, SWAN OVER GUIDEWIRE TODAY.", "SWAN", labels.HOSPITAL, False),
-    ("CXR done, numbers sent. Swan confirmed by CXR.", "Swan", labels.PATIENT, False),
+    ("LINES: NEW SWAN FLOATED IN R IJ.", "SWAN", labels.HOSPITAL, False),
+    ("Numbers sent. Swan in good position per film.", "Swan", labels.PATIENT, False),
     # a title, a credential or a first name keeps it; a town stays a town
     ("Dr. Swan confirmed by phone.", "Swan", labels.DOCTOR, True),
     ("Seen by Swan, MD this morning.", "Swan", labels.DOCTOR, True),

@@ -663,7 +663,7 @@ def names_nlp():
     ("DR FOLEY CATH", []),
     # ... unless the next word says the clinician was told: the catheter is never aware
     ("DR FOLEY AWARE OF K 3.2", ["FOLEY"]),
-    ("edema in arms, dr. foley notified", ["foley"]),
+    ("arms swollen, dr. foley notified", ["foley"]),
     # after a role abbreviation: a first name, or a word that is no English word
     ("BP 88/40. NP ROSALIND MADE AWARE", ["ROSALIND"]),
     ("rn vandersloot at bedside", ["vandersloot"]),
