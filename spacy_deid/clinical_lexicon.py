@@ -16,7 +16,7 @@ case) a common word, with no title or role cue, is dropped
 """
 import re
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional
+from typing import Dict, FrozenSet, Iterable, List, Optional
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -99,9 +99,16 @@ def _apostrophe_surnames() -> FrozenSet[str]:
     )
 
 
-def vocabulary_lists(min_zipf: int = COMMON_ZIPF) -> Dict[str, List[str]]:
-    """The reconciler's vocabulary lists, sorted (deterministic)."""
-    clinical = set(load_clinical_lexicon()) | set(hand_vocabulary())
+def vocabulary_lists(
+    min_zipf: int = COMMON_ZIPF, extra_clinical: Iterable[str] = ()
+) -> Dict[str, List[str]]:
+    """The reconciler's vocabulary lists, sorted (deterministic).
+
+    extra_clinical: more clinical words, for the reconciler's lists only (its
+    `charting_short_forms`): the NER's lexicon features stay the ones it was
+    trained with.
+    """
+    clinical = set(load_clinical_lexicon()) | set(hand_vocabulary()) | {w.lower() for w in extra_clinical}
     common = set(common_english(min_zipf))
     english = set(common_english(ENGLISH_ZIPF))
     return {

@@ -862,8 +862,9 @@ def reconciler_pipeline_nlp():
     ("MOVED HERE FROM LAREDO TX. LIVES ALONE", ["TX"]),
     ("WHEEZES, GIVEN NEB TX WITH IMPROVEMENT", []),
     ("NO RUNS OF VT. BP STABLE", []),
-    # in mixed case a Title-case place name before the code is evidence enough
-    ("Grew up in South Navarra AK and moved", ["AK"]),
+    # in mixed case too, a town no list knows is not evidence enough on its own
+    # (the NER finding the same code is: test_clinical_abbreviations_and_times.py)
+    ("Grew up in South Navarra AK and moved", []),
 ])
 def test_a_state_code_in_capitals_needs_a_known_town(places_nlp, text, states):
     assert [e.text for e in places_nlp(text).ents if e.label_ == labels.STATE] == states

@@ -3,6 +3,7 @@ the hits of yielding patterns give way), and yielded hits revived when the
 error correction drops the NER mention they gave way to."""
 from typing import List, Optional, Sequence
 
+from .rules import NER_AGREES
 from .steps import Mention, resolve_overlaps
 
 
@@ -35,7 +36,7 @@ def merge_mentions(
             dropped.append(n)
         for r in hits:
             same = (r.start, r.end, r.label) == (n.start, n.end, n.label)
-            note = "merge:ner_agrees" if same else "merge:over_ner"
+            note = NER_AGREES if same else "merge:over_ner"
             if note not in r.provenance:
                 r.provenance.append(note)
     return sorted(rules + resolve_overlaps(kept_ner, dropped), key=lambda m: m.start)

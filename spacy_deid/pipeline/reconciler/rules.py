@@ -63,10 +63,14 @@ Rule fields:
                  names too, and clinical or common words first)
     unless_after_tags  (optional) `deid_lexicon` categories: the rule never
                  fires when the word before the mention (a comma skipped) carries
-                 one ("El Dorado CA": a city before a state)
+                 one ("El Dorado CA": a city before a state); a lower-case word
+                 before a mention with a capital does not ("post MI")
     cased_line_only  (optional, with cased_only) fire only when the mention's
                  own line has a lower-case word: an ALL-CAPS line or header of a
                  mixed-case note is written in one case too
+    unless_ner_agrees  (optional) never fire on a pattern's mention that the
+                 NER found too ("merge:ner_agrees"): two finders agreeing are
+                 evidence the rule's own test does not outweigh
     glued_pattern  (optional) a regular expression: fire only when it is found
                  in the characters glued to the mention, written as the (up to)
                  8 characters before it, a '|' for the mention, and the 8 after
@@ -126,6 +130,11 @@ YIELDING_PATTERNS = "patterns_yielding_to_ner"
 # way only to an NER mention reaching outside them: an NER mention inside the
 # hit is a name cut short ("Okeby" of "Okeby Vale Memorial").
 WIDER_NER_ONLY_PATTERNS = "patterns_yielding_only_to_wider_ner"
+# What the merge step records on a rule mention the NER found identically.
+NER_AGREES = "merge:ner_agrees"
+# The short forms nurses chart drips, lines and units with ("vanco", "fem"):
+# read_rules adds them to the clinical vocabulary lists.
+CHARTING_SHORT_FORMS = "charting_short_forms"
 
 # Lists every rule set must have: the steps read them directly.
 LABEL_LISTS = ("reconcile_labels", "propagate_labels", "case_insensitive_labels", "numeric_labels")
@@ -173,6 +182,7 @@ class Rule:
     unless_tags_except: Optional[str] = None
     unless_after_tags: FrozenSet[str] = frozenset()
     cased_line_only: bool = False
+    unless_ner_agrees: bool = False
     glued_pattern: Optional[Pattern[str]] = field(default=None, compare=False)
     sentence_start_only: bool = False
     needs_lexicon: bool = False
@@ -350,6 +360,7 @@ class RuleSet:
             unless_tags_except=raw.get("unless_tags_except") or None,
             unless_after_tags=frozenset(raw.get("unless_after_tags") or ()),
             cased_line_only=bool(raw.get("cased_line_only", False)),
+            unless_ner_agrees=bool(raw.get("unless_ner_agrees", False)),
             glued_pattern=self._regex(raw, "glued_pattern", where),
             sentence_start_only=bool(raw.get("sentence_start_only", False)),
             needs_lexicon=bool(raw.get("needs_lexicon", False)),
@@ -407,11 +418,12 @@ def read_lists(path: Path) -> Dict[str, List[str]]:
 def read_rules(rules_path: Path, lists_path: Path) -> Dict[str, Any]:
     """Read a rules JSONL and a lists JSON file into the loader's dict; the
     clinical vocabulary lists (clinical_lexicon.py) are added where the lists
-    file does not define them."""
+    file does not define them, with its `charting_short_forms` in the clinical ones."""
     from ...clinical_lexicon import vocabulary_lists
 
-    data = {"rules": read_rule_lines(rules_path),
-            "lists": {**vocabulary_lists(), **read_lists(lists_path)}}
+    lists = read_lists(lists_path)
+    vocabulary = vocabulary_lists(extra_clinical=lists.get(CHARTING_SHORT_FORMS, ()))
+    data = {"rules": read_rule_lines(rules_path), "lists": {**vocabulary, **lists}}
     RuleSet.from_data(data, source=str(rules_path))  # fail early, naming the file
     return data
 

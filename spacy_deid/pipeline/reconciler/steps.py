@@ -17,6 +17,7 @@ from ... import labels
 from ...extensions import has_token_feature, token_feature_values
 from .rules import (  # noqa: F401 (BEFORE_ONLY_LISTS: public here too)
     BEFORE_ONLY_LISTS,
+    NER_AGREES,
     Rule,
     RuleSet,
     normalize_value,
@@ -180,11 +181,19 @@ def is_full_name(doc: Doc, mention: Mention) -> bool:
 
 
 def after_tagged_word(doc: Doc, mention: Mention, tags: frozenset) -> bool:
-    """Whether the word before the mention (a comma skipped) carries one of the tags."""
+    """Whether the word before the mention (a comma skipped) carries one of the tags.
+
+    A word in lower case before a mention with a capital does not count: a town
+    is written in the case of the state code after it or capitalised ("Omaha
+    NE", "omaha ne"), while "post MI" or "episode of VT" is charting whatever
+    town list holds "post" or "of".
+    """
     i = mention.start - 1
     if i >= 0 and doc[i].text == ",":
         i -= 1
-    return i >= 0 and bool(tags.intersection(lexicon_tags(doc[i])))
+    if i < 0 or not tags.intersection(lexicon_tags(doc[i])):
+        return False
+    return not (doc[i].is_lower and any(char.isupper() for char in doc[mention.start: mention.end].text))
 
 
 def line_has_lower_case(doc: Doc, mention: Mention) -> bool:
@@ -256,6 +265,8 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Se
     if rule.unless_after_tags and after_tagged_word(doc, mention, rule.unless_after_tags):
         return False
     if rule.cased_line_only and not line_has_lower_case(doc, mention):
+        return False
+    if rule.unless_ner_agrees and NER_AGREES in mention.provenance:
         return False
     if rule.sentence_start_only and not starts_sentence(doc, mention):
         return False

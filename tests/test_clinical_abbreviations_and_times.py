@@ -1,0 +1,126 @@
+"""Issue 25, forty-second step: clinical abbreviations, short forms and times of
+day that the NER takes for places. Positives and negatives; all strings and
+names invented."""
+import pytest
+import spacy
+
+from spacy_deid import labels
+from spacy_deid.clinical_lexicon import CLINICAL_LIST, ENGLISH_OR_CLINICAL_LIST
+from spacy_deid.pipeline.reconciler.rules import DEFAULT_LISTS_PATH, DEFAULT_RULES_PATH, read_rules
+from test_clinical_notes_rules import names_after_lexicon_and_reconciler as entities_left
+
+
+def lexicon_and_reconciler(with_patterns=False):
+    nlp = spacy.blank("en")
+    # The lists that make these words look like places: "Post", "Early" and
+    # "May" towns, "Fem" and "May" first names; "Lido Beach" a town whose first
+# word is a short form ("lido": lidocaine).
+    nlp.add_pipe("deid_lexicon").initialize(
+        nlp=nlp, lexicons={"FIRST": ["Fem", "May"],
+                           "CITY": ["Post", "Early", "May", "Omaha", "Okeby", "Lido Beach"]},
+        frequencies={})
+    if with_patterns:
+        nlp.add_pipe("deid_phi_rules").initialize()
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    return nlp
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return lexicon_and_reconciler()
+
+
+@pytest.fixture(scope="module")
+def rules_nlp():
+    return lexicon_and_reconciler(with_patterns=True)
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # a part of the day, with at most "early", "late", "this" before it
+    ("SOCIAL: FAMILY IN TO VISIT IN EARLY EVENING.", "EARLY EVENING", labels.COUNTRY, False),
+    ("NEURO: CALM, BETTER IN EARLY EVENING.", "EARLY EVENING", labels.LOCATION_OTHER, False),
+    ("Son will visit Tomorrow with the forms.", "Tomorrow", labels.CITY, False),
+    # a place that only starts with such a word, or a name beside one
+    ("Moved to Early Springs last year.", "Early Springs", labels.CITY, True),
+    ("Lives in Okeby with her son.", "Okeby", labels.CITY, True),
+])
+def test_a_time_of_day_is_no_place(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # the modal "may" before a verb, taken for a town in capitals
+    ("CORDIS IN PLACE, MAY FLOAT THE LINE LATER.", "MAY", labels.CITY, False),
+    ("ETHICS CALLED AND MAY BE UP TO TALK TO PT.", "MAY", labels.LOCATION_OTHER, False),
+    # a town called May, with no verb after it
+    ("Lives in May with her son.", "May", labels.CITY, True),
+])
+def test_the_modal_may_is_no_town(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, states", [
+    # a postal code after a capitalised word no town list knows, in mixed case
+    ("Renal: dialysis cath in Left SC, arm sore.", []),
+    ("PLAN: Follow CO. Follow uop and lytes.", []),
+    # after a town a list knows, or with a comma
+    ("Moved from Omaha NE last spring.", ["NE"]),
+    ("Moved from Thornbury, NE last spring.", ["NE"]),
+])
+def test_a_state_code_after_a_word_no_town_list_knows_is_charting(rules_nlp, text, states):
+    assert [e.text for e in rules_nlp(text).ents if e.label_ == labels.STATE] == states
+
+
+@pytest.mark.parametrize("text, ner_found_it, states", [
+    # a town no list knows before the code: the NER finding the same state keeps it
+    ("Grew up in Okeby Vale NE with her aunt.", True, ["NE"]),
+    ("Grew up in Okeby Vale NE with her aunt.", False, []),
+])
+def test_a_state_code_the_ner_found_too_stays(rules_nlp, text, ner_found_it, states):
+    doc = rules_nlp.make_doc(text)
+    if ner_found_it:
+        start = text.index(" NE ") + 1
+        doc.ents = [doc.char_span(start, start + 2, label=labels.STATE)]
+    for component in ("deid_lexicon", "deid_phi_rules", "deid_reconciler"):
+        doc = rules_nlp.get_pipe(component)(doc)
+    assert [e.text for e in doc.ents if e.label_ == labels.STATE] == states
+
+
+@pytest.mark.parametrize("text, mention, kept", [
+    # a lower-case word before a code in capitals is no town, whatever list holds it
+    ("A: Stable post MI, no pain today.", "MI", False),
+    # a capitalised town before the code keeps it
+    ("Grew up in Post MI with her aunt.", "MI", True),
+])
+def test_a_lower_case_word_is_no_town_before_a_state_code(nlp, text, mention, kept):
+    assert entities_left(nlp, text, mention, labels.STATE) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # a short form of a line's site or a drip, at most a side's initial before it
+    ("Dialysis line placed in R fem today.", "R fem", labels.CITY, False),
+    ("Sheath pulled from L Fem at noon.", "L Fem", labels.LOCATION_OTHER, False),
+    ("Restarted Vanco after the level.", "Vanco", labels.COUNTRY, False),
+    # a place with a word that is no short form, or a town a list knows
+    ("Moved to Lido Beach last year.", "Lido Beach", labels.CITY, True),
+    ("Lives in R Quennell Park now.", "R Quennell Park", labels.LOCATION_OTHER, True),
+])
+def test_a_charting_short_form_is_no_place(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # a run of charting words that holds a short form is charting too
+    ("ID: afebrile, on Flagyl, Ceftaz and Levo.", "Ceftaz and Levo", labels.ORGANIZATION, False),
+    # an institution's name with a word no English or clinical list knows
+    ("Records from Vanco Quennell Clinic arrived.", "Vanco Quennell Clinic", labels.ORGANIZATION, True),
+])
+def test_a_run_of_charting_words_with_a_short_form_is_no_institution(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+def test_the_short_forms_join_the_reconcilers_clinical_lists():
+    lists = read_rules(DEFAULT_RULES_PATH, DEFAULT_LISTS_PATH)["lists"]
+    for word in ("vanco", "fem", "lytes"):
+        assert word in lists["charting_short_forms"]
+        assert word in lists[CLINICAL_LIST] and word in lists[ENGLISH_OR_CLINICAL_LIST]
