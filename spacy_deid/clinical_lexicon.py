@@ -42,6 +42,10 @@ ENGLISH_LIST = "english_words"
 ENGLISH_OR_CLINICAL_LIST = "english_or_clinical"  # what a misspelt word is one slip from
 STOP_WORDS_LIST = "english_stop_words"  # spaCy's English stop words ("will", "may", "in")
 FINDINGS_LIST = "clinical_findings"  # words of ICD-10-CM ("rash", "pulmonale"); the reconciler's only
+# The drug names of the lexicon and the words that join them in a list of
+# drugs ("Heparin and Natrecor"): what a run of drug names is made of.
+DRUG_RUN_LIST = "drug_run_words"
+DRUG_JOINS = ("and", "or", "plus")
 # A surname with an apostrophe after one letter ("o'malley", "d'angelo"), which
 # the census lists write without it ("OMALLEY").
 APOSTROPHE_NAME = re.compile(r"^[a-z]['’][a-z]{2,}$")
@@ -119,6 +123,8 @@ def vocabulary_lists(
         ENGLISH_OR_CLINICAL_LIST: sorted(english | clinical),
         STOP_WORDS_LIST: sorted(STOP_WORDS),
         FINDINGS_LIST: sorted(clinical_findings()),
+        DRUG_RUN_LIST: sorted({term for term, categories in load_clinical_lexicon().items()
+                               if "DRUG" in categories} | set(DRUG_JOINS)),
     }
 
 

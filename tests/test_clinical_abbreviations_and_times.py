@@ -119,6 +119,19 @@ def test_a_run_of_charting_words_with_a_short_form_is_no_institution(nlp, text, 
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
 
 
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # drug names alone or joined by "and", "or", "plus": the note's drips
+    ("BP low. Started on Dopamine and Dobutamine at noon.", "Dopamine and Dobutamine", labels.DEPARTMENT, False),
+    ("Continues on Lopressor plus Captopril.", "Lopressor plus Captopril", labels.LOCATION_OTHER, False),
+    # a department named for specialties, a place a list knows, a title before a name
+    ("Seen by Hematology and Oncology today.", "Hematology and Oncology", labels.DEPARTMENT, True),
+    ("Lives in Early with her son.", "Early", labels.CITY, True),
+    ("Dr. Heparin and Dr. Quennell called.", "Heparin", labels.DOCTOR, True),
+])
+def test_a_run_of_drug_names_is_no_name(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
 def test_the_short_forms_join_the_reconcilers_clinical_lists():
     lists = read_rules(DEFAULT_RULES_PATH, DEFAULT_LISTS_PATH)["lists"]
     for word in ("vanco", "fem", "lytes"):
