@@ -132,6 +132,31 @@ def test_a_run_of_drug_names_is_no_name(nlp, text, mention, label, kept):
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
 
 
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # a heart rhythm alone, opening a run with a dash, "to", "no", or ST changes
+    ("CV: NSR to ST no VEA overnight.", "ST no VEA", labels.LOCATION_OTHER, False),
+    ("Cont in SR to ST - ectopy gone after mg.", "ST - ectopy", labels.LOCATION_OTHER, False),
+    ("SR TO ST C OCC PVCS. BP STABLE.", "ST", labels.HOSPITAL, False),
+    ("EKG WITH NONSPECIFIC ST CHANGES, K REPLETED.", "ST CHANGES", labels.LOCATION_OTHER, False),
+    # a place named for a saint goes on with the name
+    ("Transferred from ST Okeby Hospital today.", "ST Okeby Hospital", labels.HOSPITAL, True),
+    ("Lives at 12 Formby St with her son.", "Formby St", labels.LOCATION_OTHER, True),
+])
+def test_a_heart_rhythm_is_no_place(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # a care team's role in capitals, found as a place
+    ("Family updated by nsg and HO. Son in.", "HO", labels.CITY, False),
+    ("BP in the 80s, HO NOTIFIED.", "HO", labels.LOCATION_OTHER, False),
+    # in lower case it may be a name
+    ("Moved back to Ho with her son.", "Ho", labels.CITY, True),
+])
+def test_a_clinician_abbreviation_is_no_place(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
 def test_the_short_forms_join_the_reconcilers_clinical_lists():
     lists = read_rules(DEFAULT_RULES_PATH, DEFAULT_LISTS_PATH)["lists"]
     for word in ("vanco", "fem", "lytes"):
