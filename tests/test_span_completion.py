@@ -126,6 +126,14 @@ CASES = [
     ("Pt transferred from Saint Abel memorial today.", [("Saint Abel memorial", H)],
      [("Saint Abel memorial", H)]),
     ("Pt transferred from Okeby general this am.", [("Okeby general", H)], [("Okeby general", H)]),
+    # trim_stop_word: a place's or an institution's name ends in no function word, in any case
+    ("TAKEN TO OKEBY REGIONAL WHERE CK WAS UP.", [("OKEBY REGIONAL WHERE", DE)], [("OKEBY REGIONAL", DE)]),
+    ("Moved to Wendlock Vale with her son.", [("Wendlock Vale with", labels.LOCATION_OTHER)],
+     [("Wendlock Vale", labels.LOCATION_OTHER)]),
+    # negatives: a postal code in capitals, a piece glued to the word before, a person
+    ("LIVES IN OKEBY FALLS ME NOW.", [("OKEBY FALLS ME", labels.CITY)], [("OKEBY FALLS ME", labels.CITY)]),
+    ("Lives at the Wendlock's now.", [("Wendlock's", labels.LOCATION_OTHER)], [("Wendlock's", labels.LOCATION_OTHER)]),
+    ("Seen with Abel Will today.", [("Abel Will", P)], [("Abel Will", P)]),
     # hospital_department: "<Hospital> <Department>" on one line
     ("Ashby Hospital Sleep Medicine\nRecord date: today", [("Ashby Hospital Sleep Medicine", H)],
      [("Ashby Hospital", H), ("Sleep Medicine", DE)]),

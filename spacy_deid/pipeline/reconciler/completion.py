@@ -47,6 +47,9 @@ Repairs of the opposite kind, where a mention ran too far:
   last word that a name list knows or that is no English word; trailing
   English words are the sentence ("DR. FORMBY AWARE" -> "FORMBY", "DR
   QUENNELL PRONOUNCED" -> "QUENNELL");
+- trim_stop_word: a place's or an institution's name does not end in a
+  function word; trailing stop words the NER took in are the sentence
+  ("TAKEN TO OKEBY REGIONAL WHERE" -> "OKEBY REGIONAL"), in any case;
 - hospital_department: a hospital's name followed on the same line by
   capitalised words is a hospital and one of its departments ("Ashby
   Hospital Sleep Medicine" -> HOSPITAL "Ashby Hospital" + DEPARTMENT
@@ -61,7 +64,7 @@ from spacy.tokens import Doc, Token
 
 from ... import labels
 from .. import lexicon
-from ...clinical_lexicon import CLINICAL_LIST, ENGLISH_LIST
+from ...clinical_lexicon import CLINICAL_LIST, ENGLISH_LIST, STOP_WORDS_LIST
 from ...extensions import has_token_feature
 from .rules import RuleSet
 from .steps import (
@@ -98,6 +101,10 @@ NAME_TAGS = frozenset({"FIRST", "LAST"})
 HOSPITAL_HEADS = frozenset({"hospital", "hospitals", "infirmary", "sanatorium"})
 CENTER_HEADS = frozenset({"center", "centre"})
 CENTER_QUALIFIERS = frozenset({"medical", "health", "hospital"})
+# The reconciler list of US state names and postal codes.
+US_STATES = "us_states"
+# Places and institutions, whose names end in a word that is no function word.
+STOP_WORD_TRIM_LABELS = INNER_WORD_LABELS + (labels.CITY, labels.COUNTRY)
 # Joiners a trim may leave at the end ("... Hospital and").
 TRIM_JOINERS = INNER_WORDS | {"and", ","}
 OPEN_QUOTES = frozenset({'"', "\u201c", "'", "\u2018"})
@@ -120,6 +127,8 @@ def complete_mentions(
     for mention in sorted(mentions, key=lambda m: m.start):
         if id(mention) in removed:
             continue
+        if mention.label in STOP_WORD_TRIM_LABELS:
+            _shrink(mention, owner, _trailing_stop_words_start(doc, mention, rules), "trim_stop_word")
         if cased and mention.label in TRIM_LABELS:
             old_end = mention.end
             _shrink(mention, owner, _trim_lowercase(doc, mention), "trim_lowercase")
@@ -267,6 +276,26 @@ def _trim_lowercase(doc: Doc, mention: Mention) -> Optional[int]:
     if end == mention.end or not any(_capitalised(t) for t in doc[mention.start: end]):
         return None
     return end
+
+
+def _trailing_stop_words_start(doc: Doc, mention: Mention, rules: RuleSet) -> Optional[int]:
+    """Where trailing stop words start ("... REGIONAL WHERE"), if a word that is
+    none stays. Only whole words: a piece glued to the word before ("'s") or a
+    state's postal code in capitals ("CA", "IN", "ME") is not a function word
+    of the sentence."""
+    stop_words = rules.lists.get(STOP_WORDS_LIST, frozenset())
+    states = rules.lists.get(US_STATES, frozenset())
+    end = mention.end
+    while end - 1 > mention.start and _is_trailing_stop_word(doc, end - 1, stop_words, states):
+        end -= 1
+    return end if end != mention.end else None
+
+
+def _is_trailing_stop_word(doc: Doc, i: int, stop_words, states) -> bool:
+    token = doc[i]
+    if not (token.is_alpha and token.lower_ in stop_words and doc[i - 1].whitespace_):
+        return False
+    return not (token.is_upper and token.lower_ in states)
 
 
 def _english_tail_start(doc: Doc, mention: Mention, rules: RuleSet) -> Optional[int]:
