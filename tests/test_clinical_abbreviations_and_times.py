@@ -14,10 +14,11 @@ def lexicon_and_reconciler(with_patterns=False):
     nlp = spacy.blank("en")
     # The lists that make these words look like places: "Post", "Early" and
     # "May" towns, "Fem" and "May" first names; "Lido Beach" a town whose first
-# word is a short form ("lido": lidocaine).
+# word is a short form ("lido": lidocaine); "CA" a state's code.
     nlp.add_pipe("deid_lexicon").initialize(
         nlp=nlp, lexicons={"FIRST": ["Fem", "May"],
-                           "CITY": ["Post", "Early", "May", "Omaha", "Okeby", "Lido Beach"]},
+                           "CITY": ["Post", "Early", "May", "Omaha", "Okeby", "Lido Beach"],
+                           "STATE": ["CA"]},
         frequencies={})
     if with_patterns:
         nlp.add_pipe("deid_phi_rules").initialize()
@@ -154,6 +155,20 @@ def test_a_heart_rhythm_is_no_place(nlp, text, mention, label, kept):
     ("Moved back to Ho with her son.", "Ho", labels.CITY, True),
 ])
 def test_a_clinician_abbreviation_is_no_place(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # an electrolyte's symbol before a salt or a level, or written with its charge or "="
+    ("CV: NO VEA, CA GLUCONATE 2 GMS GIVEN.", "CA", labels.COUNTRY, False),
+    ("Labs: MG LEVEL 1.6, repleted.", "MG", labels.STATE, False),
+    ("GIVEN FOR CA++ 1.11 PER SCALE.", "CA++", labels.STATE, False),
+    ("Labs: K= 5.1 hemolyzed.", "K=", labels.LOCATION_OTHER, False),
+    # a state with its town, a code before another word
+    ("Moved to Okeby, CA last year.", "CA", labels.STATE, True),
+    ("LIVES IN OKEBY CA WITH SON.", "CA", labels.STATE, True),
+])
+def test_an_electrolyte_is_no_place(nlp, text, mention, label, kept):
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
 
 
