@@ -8,10 +8,8 @@ from spacy.tokens import Span
 from spacy.training import Example
 
 from spacy_deid import labels
-from spacy_deid.pipeline import ner_scores
 from spacy_deid.pipeline.ner_scores import (
     SCOPES,
-    beam_chunks,
     focus_windows,
     line_ranges,
     possible_phi_tokens,
@@ -140,29 +138,6 @@ def test_line_scopes_keep_the_contract(nlp, scope):
     assert not any(set(range(start, end)) & newline_tokens for start, end, _ in scores)
     for ent in doc.ents:  # every greedy entity is proposed, and likely
         assert scores.get((ent.start, ent.end, ent.label_), 0.0) > 0.3
-
-
-@pytest.mark.parametrize("lengths,size,chunks", [
-    ([], 4, []),
-    ([3, 1, 2], 4, [[1, 2, 0]]),  # shortest first
-    ([5, 1, 4, 2, 3], 2, [[1, 3], [4, 2], [0]]),
-    ([2, 2, 1], 1, [[2], [0], [1]]),  # ties keep their order
-])
-def test_beam_chunks(nlp, lengths, size, chunks):
-    pieces = [nlp.make_doc(" ".join(["word"] * n)) for n in lengths]
-    assert beam_chunks(pieces, size) == chunks
-
-
-def test_chunked_beams_give_the_same_probabilities(nlp, monkeypatch):
-    # Each window is its own beam: decoding them in groups of one or all at
-    # once must give the same candidates and probabilities.
-    text = "\n".join([MULTI_LINE, NOTE, ONE_LINE] * 3)
-    _, all_at_once = candidates(nlp, text, scope="focus")
-    monkeypatch.setattr(ner_scores, "BEAM_CHUNK", 1)
-    _, one_by_one = candidates(nlp, text, scope="focus")
-    assert all_at_once and one_by_one.keys() == all_at_once.keys()
-    for key in all_at_once:
-        assert one_by_one[key] == pytest.approx(all_at_once[key], abs=1e-6)
 
 
 def test_min_score_filters(nlp):

@@ -44,7 +44,7 @@ as in `configs/cpu.cfg`); with any other (a transformer listener, an inline
 tok2vec) the component decodes whole Docs whatever the scope says.
 """
 
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Tuple
 
 import numpy
 from spacy.attrs import IS_ALPHA, IS_LOWER, IS_PUNCT, IS_SPACE
@@ -66,8 +66,6 @@ EntityScores = Dict[Tuple[int, int, str], float]
 # calibrated) as before; configs/cpu.cfg sets its own.
 SCOPE_DOC, SCOPE_LINES, SCOPE_FOCUS = "doc", "lines", "focus"
 SCOPES = (SCOPE_DOC, SCOPE_LINES, SCOPE_FOCUS)
-# Pieces decoded by one `beam_parse` call (beam_chunks).
-BEAM_CHUNK = 64
 # `deid_lexicon`'s tag of job titles: lower-case common words that can be PHI.
 _JOB_TAG = "JOB"
 
@@ -184,16 +182,14 @@ class NerScores(SettingsOnlyPipe):
         scores: List[EntityScores] = [{} for _ in docs]
         if not pieces:
             return scores
-        for chunk in beam_chunks([piece for _, _, piece in pieces]):
-            beams = ner.beam_parse(
-                [pieces[k][2] for k in chunk],
-                beam_width=self.beam_width,
-                beam_density=self.beam_density,
-            )
-            for k, piece_scores in zip(chunk, ner.scored_ents(beams)):
-                i, offset, _ = pieces[k]
-                for (start, end, label), value in piece_scores.items():
-                    scores[i][(start + offset, end + offset, label)] = value
+        beams = ner.beam_parse(
+            [piece for _, _, piece in pieces],
+            beam_width=self.beam_width,
+            beam_density=self.beam_density,
+        )
+        for (i, offset, _), piece_scores in zip(pieces, ner.scored_ents(beams)):
+            for (start, end, label), value in piece_scores.items():
+                scores[i][(start + offset, end + offset, label)] = value
         return scores
 
     def segments(self, doc: Doc) -> List[Tuple[int, int]]:
@@ -244,20 +240,6 @@ def reads_doc_tensor(ner) -> bool:
     if not ner.model.has_ref("tok2vec"):
         return False
     return any(isinstance(layer, Tok2VecListener) for layer in ner.model.get_ref("tok2vec").walk())
-
-
-def beam_chunks(pieces: List[Doc], size: Optional[int] = None) -> List[List[int]]:
-    """Indices of `pieces` in groups of at most `size` (BEAM_CHUNK), shortest first.
-
-    Each piece is its own beam, so how they are grouped changes no
-    probability; but every step of `beam_parse` walks all the beams of its
-    call, finished or not, so one call over the hundreds of windows of a batch
-    of notes costs about three times what calls over groups of similar length
-    cost (docs/speed.md).
-    """
-    size = size or BEAM_CHUNK
-    order = sorted(range(len(pieces)), key=lambda k: len(pieces[k]))
-    return [order[k: k + size] for k in range(0, len(order), size)]
 
 
 def line_ranges(doc: Doc) -> List[Tuple[int, int]]:
