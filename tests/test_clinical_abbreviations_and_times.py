@@ -13,10 +13,10 @@ from test_clinical_notes_rules import names_after_lexicon_and_reconciler as enti
 def lexicon_and_reconciler(with_patterns=False):
     nlp = spacy.blank("en")
     # The lists that make these words look like places: "Post", "Early" and
-    # "May" towns, "Fem" and "May" first names; "Lido Beach" a town whose first
+    # "May" towns, "Fem" and "May" first names, "Maes" a surname; "Lido Beach" a town whose first
 # word is a short form ("lido": lidocaine); "CA" a state's code.
     nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"FIRST": ["Fem", "May"],
+        nlp=nlp, lexicons={"FIRST": ["Fem", "May"], "LAST": ["Maes"],
                            "CITY": ["Post", "Early", "May", "Omaha", "Okeby", "Lido Beach"],
                            "STATE": ["CA"]},
         frequencies={})
@@ -116,6 +116,19 @@ def test_a_charting_short_form_is_no_place(nlp, text, mention, label, kept):
     # an institution's name with a word no English or clinical list knows
     ("Records from Vanco Quennell Clinic arrived.", "Vanco Quennell Clinic", labels.ORGANIZATION, True),
 ])
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # a wound dressing, a lung sound or an exam finding the clinical lexicon lacks
+    ("Loose packing with Gelfoam with effect.", "Gelfoam", labels.PATIENT, False),
+    ("MS: awake. MAEs on bed, follows commands.", "MAEs", labels.PATIENT, False),
+    ("Lungs: Rhonchi cleared with suction.", "Rhonchi", labels.DOCTOR, False),
+    # a title before it, or a word that is no short form
+    ("Seen by Dr. Gelfoam this am.", "Gelfoam", labels.DOCTOR, True),
+    ("Wife Maes at bedside.", "Maes", labels.PATIENT, True),
+])
+def test_charting_words_the_lexicon_lacks_are_no_names(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
 def test_a_run_of_charting_words_with_a_short_form_is_no_institution(nlp, text, mention, label, kept):
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
 
