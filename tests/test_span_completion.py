@@ -130,6 +130,7 @@ CASES = [
     ("TAKEN TO OKEBY REGIONAL WHERE CK WAS UP.", [("OKEBY REGIONAL WHERE", DE)], [("OKEBY REGIONAL", DE)]),
     ("Moved to Wendlock Vale with her son.", [("Wendlock Vale with", labels.LOCATION_OTHER)],
      [("Wendlock Vale", labels.LOCATION_OTHER)]),
+    ("DAUGHTER WILL RETURN TO Okeby TOMORROW.", [("Okeby TOMORROW", labels.CITY)], [("Okeby", labels.CITY)]),
     # negatives: a postal code in capitals, a piece glued to the word before, a person
     ("LIVES IN OKEBY FALLS ME NOW.", [("OKEBY FALLS ME", labels.CITY)], [("OKEBY FALLS ME", labels.CITY)]),
     ("Lives at the Wendlock's now.", [("Wendlock's", labels.LOCATION_OTHER)], [("Wendlock's", labels.LOCATION_OTHER)]),

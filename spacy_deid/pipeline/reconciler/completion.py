@@ -48,8 +48,9 @@ Repairs of the opposite kind, where a mention ran too far:
   English words are the sentence ("DR. FORMBY AWARE" -> "FORMBY", "DR
   QUENNELL PRONOUNCED" -> "QUENNELL");
 - trim_stop_word: a place's or an institution's name does not end in a
-  function word; trailing stop words the NER took in are the sentence
-  ("TAKEN TO OKEBY REGIONAL WHERE" -> "OKEBY REGIONAL"), in any case;
+  function word or a word of time; trailing ones the NER took in are the
+  sentence ("TAKEN TO OKEBY REGIONAL WHERE" -> "OKEBY REGIONAL", "RETURN TO
+  Okeby TOMORROW" -> "Okeby"), in any case;
 - hospital_department: a hospital's name followed on the same line by
   capitalised words is a hospital and one of its departments ("Ashby
   Hospital Sleep Medicine" -> HOSPITAL "Ashby Hospital" + DEPARTMENT
@@ -103,6 +104,8 @@ CENTER_HEADS = frozenset({"center", "centre"})
 CENTER_QUALIFIERS = frozenset({"medical", "health", "hospital"})
 # The reconciler list of US state names and postal codes.
 US_STATES = "us_states"
+# Words of time a sentence puts after a place ("back to Okeby tomorrow").
+TRAILING_TIME_WORDS = frozenset({"today", "tonight", "tomorrow", "yesterday", "overnight", "later"})
 # Places and institutions, whose names end in a word that is no function word.
 STOP_WORD_TRIM_LABELS = INNER_WORD_LABELS + (labels.CITY, labels.COUNTRY)
 # Joiners a trim may leave at the end ("... Hospital and").
@@ -279,14 +282,15 @@ def _trim_lowercase(doc: Doc, mention: Mention) -> Optional[int]:
 
 
 def _trailing_stop_words_start(doc: Doc, mention: Mention, rules: RuleSet) -> Optional[int]:
-    """Where trailing stop words start ("... REGIONAL WHERE"), if a word that is
-    none stays. Only whole words: a piece glued to the word before ("'s") or a
+    """Where trailing stop words and words of time start ("... REGIONAL WHERE",
+    "... Okeby TOMORROW"), if a word that is none stays. Only whole words: a piece glued to the word before ("'s") or a
     state's postal code in capitals ("CA", "IN", "ME") is not a function word
     of the sentence."""
     stop_words = rules.lists.get(STOP_WORDS_LIST, frozenset())
     states = rules.lists.get(US_STATES, frozenset())
     end = mention.end
-    while end - 1 > mention.start and _is_trailing_stop_word(doc, end - 1, stop_words, states):
+    while end - 1 > mention.start and (_is_trailing_stop_word(doc, end - 1, stop_words, states)
+                                       or doc[end - 1].lower_ in TRAILING_TIME_WORDS):
         end -= 1
     return end if end != mention.end else None
 
