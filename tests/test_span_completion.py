@@ -127,10 +127,10 @@ CASES = [
      [("Saint Abel memorial", H)]),
     ("Pt transferred from Okeby general this am.", [("Okeby general", H)], [("Okeby general", H)]),
     # trim_stop_word: a place's or an institution's name ends in no function word, in any case
-    ("TAKEN TO OKEBY REGIONAL WHERE CK WAS UP.", [("OKEBY REGIONAL WHERE", DE)], [("OKEBY REGIONAL", DE)]),
+    ("AIRLIFTED TO OKEBY MEMORIAL WHERE HE WAS CATHED.", [("OKEBY MEMORIAL WHERE", DE)], [("OKEBY MEMORIAL", DE)]),
     ("Moved to Wendlock Vale with her son.", [("Wendlock Vale with", labels.LOCATION_OTHER)],
      [("Wendlock Vale", labels.LOCATION_OTHER)]),
-    ("DAUGHTER WILL RETURN TO Okeby TOMORROW.", [("Okeby TOMORROW", labels.CITY)], [("Okeby", labels.CITY)]),
+    ("Niece flies home to Okeby tonight.", [("Okeby tonight", labels.CITY)], [("Okeby", labels.CITY)]),
     # negatives: a postal code in capitals, a piece glued to the word before, a person
     ("LIVES IN OKEBY FALLS ME NOW.", [("OKEBY FALLS ME", labels.CITY)], [("OKEBY FALLS ME", labels.CITY)]),
     ("Lives at the Wendlock's now.", [("Wendlock's", labels.LOCATION_OTHER)], [("Wendlock's", labels.LOCATION_OTHER)]),

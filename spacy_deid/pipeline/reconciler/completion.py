@@ -49,8 +49,8 @@ Repairs of the opposite kind, where a mention ran too far:
   QUENNELL PRONOUNCED" -> "QUENNELL");
 - trim_stop_word: a place's or an institution's name does not end in a
   function word or a word of time; trailing ones the NER took in are the
-  sentence ("TAKEN TO OKEBY REGIONAL WHERE" -> "OKEBY REGIONAL", "RETURN TO
-  Okeby TOMORROW" -> "Okeby"), in any case;
+  sentence ("AIRLIFTED TO OKEBY MEMORIAL WHERE" -> "OKEBY MEMORIAL", "home to
+  Okeby tonight" -> "Okeby"), in any case;
 - hospital_department: a hospital's name followed on the same line by
   capitalised words is a hospital and one of its departments ("Ashby
   Hospital Sleep Medicine" -> HOSPITAL "Ashby Hospital" + DEPARTMENT
@@ -282,8 +282,8 @@ def _trim_lowercase(doc: Doc, mention: Mention) -> Optional[int]:
 
 
 def _trailing_stop_words_start(doc: Doc, mention: Mention, rules: RuleSet) -> Optional[int]:
-    """Where trailing stop words and words of time start ("... REGIONAL WHERE",
-    "... Okeby TOMORROW"), if a word that is none stays. Only whole words: a piece glued to the word before ("'s") or a
+    """Where trailing stop words and words of time start ("... MEMORIAL WHERE",
+    "... Okeby tonight"), if a word that is none stays. Only whole words: a piece glued to the word before ("'s") or a
     state's postal code in capitals ("CA", "IN", "ME") is not a function word
     of the sentence."""
     stop_words = rules.lists.get(STOP_WORDS_LIST, frozenset())
