@@ -1,39 +1,32 @@
-"""Issue 25, forty-second step: clinical abbreviations, short forms and times of
-day that the NER takes for places. Positives and negatives; all strings and
+"""Issue 25, forty-second to forty-seventh steps: clinical abbreviations, short
+forms, times of day, drugs and electrolytes that the NER takes for places or
+names. Positives and negatives; all strings and
 names invented."""
 import pytest
-import spacy
 
 from spacy_deid import labels
 from spacy_deid.clinical_lexicon import CLINICAL_LIST, ENGLISH_OR_CLINICAL_LIST
 from spacy_deid.pipeline.reconciler.rules import DEFAULT_LISTS_PATH, DEFAULT_RULES_PATH, read_rules
+from test_clinical_devices_and_phrases import lexicon_and_reconciler
 from test_clinical_notes_rules import names_after_lexicon_and_reconciler as entities_left
 
 
-def lexicon_and_reconciler(with_patterns=False):
-    nlp = spacy.blank("en")
-    # The lists that make these words look like places: "Post", "Early" and
-    # "May" towns, "Fem" and "May" first names, "Maes" a surname; "Lido Beach" a town whose first
-# word is a short form ("lido": lidocaine); "CA" a state's code.
-    nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"FIRST": ["Fem", "May"], "LAST": ["Maes"],
-                           "CITY": ["Post", "Early", "May", "Omaha", "Okeby", "Lido Beach"],
-                           "STATE": ["CA"]},
-        frequencies={})
-    if with_patterns:
-        nlp.add_pipe("deid_phi_rules").initialize()
-    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
-    return nlp
+# The lists that make these words look like places: "Post", "Early" and "May"
+# towns, "Fem" and "May" first names, "Maes" a surname; "Lido Beach" a town
+# whose first word is a short form ("lido": lidocaine); "CA" a state's code.
+PLACE_LEXICONS = {"FIRST": ["Fem", "May"], "LAST": ["Maes"],
+                  "CITY": ["Post", "Early", "May", "Omaha", "Okeby", "Lido Beach"],
+                  "STATE": ["CA"]}
 
 
 @pytest.fixture(scope="module")
 def nlp():
-    return lexicon_and_reconciler()
+    return lexicon_and_reconciler(lexicons=PLACE_LEXICONS)
 
 
 @pytest.fixture(scope="module")
 def rules_nlp():
-    return lexicon_and_reconciler(with_patterns=True)
+    return lexicon_and_reconciler(with_patterns=True, lexicons=PLACE_LEXICONS)
 
 
 @pytest.mark.parametrize("text, mention, label, kept", [

@@ -8,16 +8,18 @@ from spacy_deid import labels
 from test_clinical_notes_rules import names_after_lexicon_and_reconciler as entities_left
 
 
-def lexicon_and_reconciler(with_patterns=False):
+# The lists that make these words look like names: "Swan", "Section", "Stone",
+# "Pillow" and "Lead" towns, "Quinton", "Aline" and "Peg" first names,
+# "Pleasant", "Warm", "Plan" and "Monitor" surnames too.
+DEVICE_LEXICONS = {"FIRST": ["Quinton", "Aline", "Peg", "Will", "Abel"],
+                   "LAST": ["Swan", "Bell", "Formby", "Pleasant", "Warm", "Plan", "Monitor"],
+                   "CITY": ["Swan", "Section", "Given", "Stone", "Pillow", "Lead"]}
+
+
+def lexicon_and_reconciler(with_patterns=False, lexicons=DEVICE_LEXICONS):
+    """deid_lexicon with these small lists, deid_phi_rules if asked, and the reconciler."""
     nlp = spacy.blank("en")
-    # The lists that make these words look like names: "Swan", "Section", "Stone",
-    # "Pillow" and "Lead" towns, "Quinton", "Aline" and "Peg" first names,
-    # "Pleasant", "Warm", "Plan" and "Monitor" surnames too.
-    nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"FIRST": ["Quinton", "Aline", "Peg", "Will", "Abel"],
-                           "LAST": ["Swan", "Bell", "Formby", "Pleasant", "Warm", "Plan", "Monitor"],
-                           "CITY": ["Swan", "Section", "Given", "Stone", "Pillow", "Lead"]},
-        frequencies={})
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=lexicons, frequencies={})
     if with_patterns:
         nlp.add_pipe("deid_phi_rules").initialize()
     nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()

@@ -283,20 +283,21 @@ def _trim_lowercase(doc: Doc, mention: Mention) -> Optional[int]:
 
 def _trailing_stop_words_start(doc: Doc, mention: Mention, rules: RuleSet) -> Optional[int]:
     """Where trailing stop words and words of time start ("... MEMORIAL WHERE",
-    "... Okeby tonight"), if a word that is none stays. Only whole words: a piece glued to the word before ("'s") or a
-    state's postal code in capitals ("CA", "IN", "ME") is not a function word
-    of the sentence."""
+    "... Okeby tonight"), if a word that is none stays."""
     stop_words = rules.lists.get(STOP_WORDS_LIST, frozenset())
     states = rules.lists.get(US_STATES, frozenset())
     end = mention.end
-    while end - 1 > mention.start and (_is_trailing_stop_word(doc, end - 1, stop_words, states)
-                                       or doc[end - 1].lower_ in TRAILING_TIME_WORDS):
+    while end - 1 > mention.start and _is_sentence_word(doc, end - 1, stop_words, states):
         end -= 1
     return end if end != mention.end else None
 
 
-def _is_trailing_stop_word(doc: Doc, i: int, stop_words, states) -> bool:
+def _is_sentence_word(doc: Doc, i: int, stop_words, states) -> bool:
+    """A word of time, or a whole stop word: a piece glued to the word before
+    ("'s") or a state's postal code in capitals ("CA", "IN", "ME") is none."""
     token = doc[i]
+    if token.lower_ in TRAILING_TIME_WORDS:
+        return True
     if not (token.is_alpha and token.lower_ in stop_words and doc[i - 1].whitespace_):
         return False
     return not (token.is_upper and token.lower_ in states)

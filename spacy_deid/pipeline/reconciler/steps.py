@@ -185,8 +185,8 @@ def after_tagged_word(doc: Doc, mention: Mention, tags: frozenset) -> bool:
 
     A word in lower case before a mention with a capital does not count: a town
     is written in the case of the state code after it or capitalised ("Omaha
-    NE", "omaha ne"), while "post MI" or "episode of VT" is charting whatever
-    town list holds "post" or "of".
+    NE", "omaha ne"), while "post MI" is charting whatever town list holds
+    "post".
     """
     i = mention.start - 1
     if i >= 0 and doc[i].text == ",":
