@@ -22,17 +22,18 @@ def texts_of(nlp, text, label):
 
 @pytest.mark.parametrize("text, names", [
     # a first name and a name in capitals or lower case, before a told word
-    ("RUN OF BIGEMINY. ABEL THORNE AWARE, MG GIVEN.", ["ABEL THORNE"]),
+    ("K 3.2 AT 0400. ABEL THORNE AWARE, KCL ORDERED.", ["ABEL THORNE"]),
     ("k 3.1 repleted, rosalind formby notified.", ["rosalind formby"]),
-    ("HR 140S. ABEL FORMBY CALLED TO BEDSIDE.", ["ABEL FORMBY"]),
+    ("SATS DOWN TO 88%, ABEL FORMBY CALLED.", ["ABEL FORMBY"]),
     ("ROSALIND THORNE MADE AWARE OF LABS.", ["ROSALIND THORNE"]),
     ("abel thorne in to see pt.", ["abel thorne"]),
     # a first name before a word no English list holds: name lists miss surnames
     ("PVCS. ABEL QUIBBICK AWARE.", ["ABEL QUIBBICK"]),
     # a word no first-name list knows first, or a role
     ("CCU TEAM AWARE. HOUSE STAFF NOTIFIED.", []),
-    ("BP 80S. MD MADE AWARE. pt resting, md made aware.", []),
+    ("TEMP 38.9. MD MADE AWARE. pt resting, md made aware.", []),
     ("FAMILY MEMBERS CALLED.", []),
+    ("QUIBBICK LAB CALLED WITH RESULTS.", []),
     # a first name after a unit's abbreviation: no name of two words
     ("SICU ABEL AWARE OF PLAN.", []),
     # two everyday words, whatever name list holds them
@@ -53,7 +54,7 @@ def test_a_told_pair_gives_way_to_the_ner(nlp):
 
 @pytest.mark.parametrize("text, names", [
     # a word no English list holds before 'campus', in any case
-    ("received from er okeby campus, intubated.", ["okeby"]),
+    ("sent over by ambulance from okeby campus.", ["okeby"]),
     ("TO RETURN TO FORMBY CAMPUS TOMORROW.", ["FORMBY"]),
     ("Came from the Quibbick campus today.", ["Quibbick"]),
     # an article, a direction, an English or clinical word
@@ -68,13 +69,13 @@ def test_a_hospital_before_campus(nlp, text, names):
 
 @pytest.mark.parametrize("text, names", [
     # other patterns' names keep their own mention: a role, a family, a second doctor
-    ("BP 80S. NP FORMBY MADE AWARE.", ["FORMBY"]),
+    ("LEVO UP TO 8. NP FORMBY MADE AWARE.", ["FORMBY"]),
     ("rn rosalind aware of plan.", ["rosalind"]),
-    ("DRS FORMBY AND THORNE AWARE.", ["FORMBY", "THORNE"]),
+    ("DRS FORMBY AND THORNE PAGED.", ["FORMBY", "THORNE"]),
 ])
 def test_a_told_pair_leaves_other_patterns_names_whole(nlp, text, names):
     assert [t for t, _ in entities(nlp, text)] == names
 
 
 def test_a_told_pair_leaves_a_family_name_whole(nlp):
-    assert texts_of(nlp, "KEEP THORNE FAMILY AWARE OF PLAN.", labels.PATIENT) == ["THORNE"]
+    assert texts_of(nlp, "THORNE FAMILY MADE AWARE BY PHONE.", labels.PATIENT) == ["THORNE"]
