@@ -181,6 +181,23 @@ def test_add_rule(text, patient, share, added):
     assert [s.text for s in doc.spans[ADDED_KEY]] == [a for a, _ in added]
 
 
+@pytest.mark.parametrize(
+    "text,patient,added",
+    [
+        # a clinician whose name is an English word, seen after "Dr.": shared
+        # where a cased note capitalises it
+        ("Art called back. Family in.", "p3", [("Art", "DOCTOR")]),
+        # in a note typed in one case it is the arterial line as often
+        ("ART LINE DRAWING WELL. QUIBBICK AWARE.", "p3", [("QUIBBICK", "DOCTOR")]),
+        ("art line drawing well. quibbick aware.", "p3", [("quibbick", "DOCTOR")]),
+    ],
+)
+def test_a_shared_clinician_that_is_an_english_word_needs_case(text, patient, added):
+    docs = site() + [note("Seen by Dr. Art Formby. Family in.", [("Art", "DOCTOR")], "p6")]
+    doc = learn(docs).apply(note(text, [], patient), patient)
+    assert ents_of(doc) == added
+
+
 def test_same_patient_name_needs_to_be_used_by_that_patient_alone():
     # "Zorblatt" is also used by p5: adding it in p1's notes would rest on p5's note.
     docs = site()

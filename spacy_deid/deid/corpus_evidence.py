@@ -16,7 +16,8 @@ written like one.
   vocabulary, with no title before or in it and, in a cased note, not two or
   more capitalised words (a proper name by its writing);
 - add: a word outside every entity, written like a name in its note, that is a
-  clinician's name at the site (seen after "Dr."), a place or institution of
+  clinician's name at the site (seen after "Dr."; an English or clinical
+  word only where a cased note capitalises it), a place or institution of
   the site (tagged as one in the notes of several patients, in most of its
   occurrences: its hospitals, wards and towns), or a name the pipeline found
   in this same patient's notes and that no other patient's notes use.
@@ -165,6 +166,15 @@ def _may_be_site_place(token: Token) -> bool:
     if token.lower not in _word_list_forms():
         return True
     return bool(PLACE_TAGS.intersection(lexicon_tags(token)))
+
+
+def _may_be_shared_name(token: Token, cased: bool) -> bool:
+    """A word that may stand for a clinician seen after a title in other
+    patients' notes: no English or clinical word, or one capitalised in a
+    cased note. In a note typed in one case, "ART" or "art" is the arterial
+    line as often as a clinician called Art: case is the only evidence, and
+    there is none."""
+    return token.lower not in _word_list_forms() or (cased and token.is_title)
 
 
 def _patient_hash(patient: str) -> int:
@@ -338,7 +348,7 @@ class CorpusEvidence:
         if self.is_site_vocabulary(token.lower):
             return None
         label = self.patient_name_label(token.lower, patient)
-        if label is None and self.share_titled_names:
+        if label is None and self.share_titled_names and _may_be_shared_name(token, cased):
             label = self.clinician_label(token.lower)
         if label is None and self.share_site_places and _may_be_site_place(token):
             label = self.site_place_label(token.lower)
