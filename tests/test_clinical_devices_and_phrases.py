@@ -155,6 +155,20 @@ def test_a_number_after_at_is_no_age_after_a_vital_sign(rules_nlp, text, ages):
 
 
 @pytest.mark.parametrize("text, mention, label, kept", [
+    # one word with a suffix of clinical word formation, capitalised as charting does
+    ("Remains Acidotic on the vent.", "Acidotic", labels.PATIENT, False),
+    ("Pt Tachypneic at times, sats 94%.", "Tachypneic", labels.DOCTOR, False),
+    ("Pt Diaphoretic and pale.", "Diaphoretic", labels.CITY, False),
+    # a title before it, a Lithuanian surname, two words
+    ("Seen by Dr. Acidotic today.", "Acidotic", labels.DOCTOR, True),
+    ("Spoke with Petraitis, the daughter.", "Petraitis", labels.PATIENT, True),
+    ("Ann Quibbiosis called back.", "Ann Quibbiosis", labels.PATIENT, True),
+])
+def test_a_word_with_a_clinical_suffix_is_no_name(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
     # a drip, a line or a unit by its charting short form, whatever town list holds it
     ("Cultures sent, started on Vanco and Zosyn.", "Vanco", labels.CITY, False),
     ("BP soft, Dilt held this am.", "Dilt", labels.LOCATION_OTHER, False),
