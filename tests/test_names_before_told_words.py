@@ -7,6 +7,7 @@ import pytest
 
 from spacy_deid import labels
 from test_charting_runs_and_site_names import entities, rules_pipeline
+from test_names_beside_their_cues import texts_of
 
 
 @pytest.fixture(scope="module")
@@ -14,10 +15,6 @@ def nlp():
     # "Will", "May" first names and "Be" a surname that are everyday words too
     return rules_pipeline({"FIRST": ["Abel", "Rosalind", "Will", "May"],
                            "LAST": ["Thorne", "Formby", "Be", "Okeby"]})
-
-
-def texts_of(nlp, text, label):
-    return [t for t, found in entities(nlp, text) if found == label]
 
 
 @pytest.mark.parametrize("text, names", [
@@ -68,7 +65,7 @@ def test_a_hospital_before_campus(nlp, text, names):
 
 
 @pytest.mark.parametrize("text, names", [
-    # other patterns' names keep their own mention: a role, a family, a second doctor
+    # other patterns' names keep their own mention: after a role, a second doctor
     ("LEVO UP TO 8. NP FORMBY MADE AWARE.", ["FORMBY"]),
     ("rn rosalind aware of plan.", ["rosalind"]),
     ("DRS FORMBY AND THORNE PAGED.", ["FORMBY", "THORNE"]),
