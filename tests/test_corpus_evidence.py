@@ -186,14 +186,14 @@ def test_add_rule(text, patient, share, added):
     [
         # a clinician whose name is an English word, seen after "Dr.": shared
         # where a cased note capitalises it
-        ("Art called back. Family in.", "p3", [("Art", "DOCTOR")]),
-        # in a note typed in one case it is the arterial line as often
-        ("ART LINE DRAWING WELL. QUIBBICK AWARE.", "p3", [("QUIBBICK", "DOCTOR")]),
-        ("art line drawing well. quibbick aware.", "p3", [("quibbick", "DOCTOR")]),
+        ("Drew called back. Family in.", "p3", [("Drew", "DOCTOR")]),
+        # in a note typed in one case it is the verb as often
+        ("DREW LABS AT 0400. QUIBBICK AWARE.", "p3", [("QUIBBICK", "DOCTOR")]),
+        ("drew labs at 0400. quibbick aware.", "p3", [("quibbick", "DOCTOR")]),
     ],
 )
 def test_a_shared_clinician_that_is_an_english_word_needs_case(text, patient, added):
-    docs = site() + [note("Seen by Dr. Art Formby. Family in.", [("Art", "DOCTOR")], "p6")]
+    docs = site() + [note("Seen by Dr. Drew Formby. Family in.", [("Drew", "DOCTOR")], "p6")]
     doc = learn(docs).apply(note(text, [], patient), patient)
     assert ents_of(doc) == added
 

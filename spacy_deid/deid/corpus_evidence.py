@@ -171,9 +171,9 @@ def _may_be_site_place(token: Token) -> bool:
 def _may_be_shared_name(token: Token, cased: bool) -> bool:
     """A word that may stand for a clinician seen after a title in other
     patients' notes: no English or clinical word, or one capitalised in a
-    cased note. In a note typed in one case, "ART" or "art" is the arterial
-    line as often as a clinician called Art: case is the only evidence, and
-    there is none."""
+    cased note. In a note typed in one case, "DREW" or "drew" is the verb
+    ("drew labs") as often as a clinician called Drew: case is the only
+    evidence, and there is none."""
     return token.lower not in _word_list_forms() or (cased and token.is_title)
 
 
