@@ -6,6 +6,7 @@ import spacy
 from spacy.pipeline import Tok2Vec
 
 from spacy_deid.deid.windows import (
+    batches_for_workers,
     bound_tok2vec_memory,
     encoder_reach,
     piece_points,
@@ -106,6 +107,35 @@ def test_pipe_bounded_keeps_order_and_context(tok2vec_nlp):
     stream = [(f"note {i} " + "w " * (i * 7), i) for i in range(12)]
     out = list(pipe_bounded(tok2vec_nlp, iter(stream), batch_size=4, max_words=30, max_tokens=100))
     assert [context for _, context in out] == list(range(12))
+    assert [doc.text for doc, _ in out] == [text for text, _ in stream]
+
+
+# (notes, n_process, batch_size, expected batch size): spaCy deals whole batches
+# to the workers in turn, so a small workload is cut finer; a long one is not.
+WORKER_BATCHES = [
+    (15, 2, 32, 2),  # one batch of 32 would leave a worker idle
+    (15, 2, 8, 2),
+    (100, 2, 32, 13),
+    (3, 4, 32, 1),
+    (0, 2, 32, 1),
+    (128, 2, 32, 32),  # two rounds of batches: kept
+    (1000, 2, 32, 32),
+    (15, 1, 32, 32),  # one process: nothing to balance
+]
+
+
+@pytest.mark.parametrize("notes,n_process,batch_size,expected", WORKER_BATCHES)
+def test_batches_for_workers(notes, n_process, batch_size, expected):
+    items = [(f"note {i}", i) for i in range(notes)]
+    stream, size = batches_for_workers(iter(items), n_process, batch_size)
+    assert size == expected
+    assert list(stream) == items  # nothing read ahead is lost or reordered
+
+
+def test_pipe_bounded_with_workers_keeps_every_note_in_order(tok2vec_nlp):
+    stream = [(f"note {i} " + "w " * i, i) for i in range(7)]
+    out = list(pipe_bounded(tok2vec_nlp, iter(stream), n_process=2, batch_size=32, max_tokens=100))
+    assert [context for _, context in out] == list(range(7))
     assert [doc.text for doc, _ in out] == [text for text, _ in stream]
 
 

@@ -53,6 +53,7 @@ from ..clinical_lexicon import ENGLISH_OR_CLINICAL_LIST, vocabulary_lists
 from ..data_files import DATA_DIR
 from ..extensions import install_extensions
 from ..pipeline.reconciler.steps import lexicon_tags
+from .windows import pipe_bounded
 
 # Span groups the second pass writes, so a reviewer can see what it changed.
 DROPPED_KEY = "corpus_evidence_dropped"
@@ -514,7 +515,9 @@ def learn_from_inputs(
         raise FileNotFoundError(f"input path does not exist: {input_path}")
     evidence = CorpusEvidence(**settings)
     notes = _batch_notes(Path(input_path), text_field, patient_field, nlp.max_length)
-    for doc, patient in nlp.pipe(notes, as_tuples=True, n_process=n_process, batch_size=batch_size):
+    # Batched as the second pass is (memory bounded by words, small workloads
+    # spread over the workers).
+    for doc, patient in pipe_bounded(nlp, notes, n_process=n_process, batch_size=batch_size):
         evidence.add(doc, patient)
     return evidence
 

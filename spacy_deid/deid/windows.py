@@ -41,6 +41,8 @@ Notes below the limit (100,000 characters, about 16,000 words) are
 processed whole, as before.
 """
 
+import math
+from itertools import chain, islice
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
@@ -59,6 +61,8 @@ DEFAULT_MAX_TOKENS = 4000
 # and its beam hold about 6 KB per token of the Docs in a batch.
 DEFAULT_MAX_WORDS = 20000
 DEFAULT_PIECE_CHARS = 100000
+# A small workload is cut into about this many batches per worker process.
+BATCHES_PER_WORKER = 4
 # Tokens of context kept on each side of a cut, at least the encoder's reach.
 MIN_MARGIN = 32
 # Layers whose reach is known: thinc's windowing (seq2col inside with_array)
@@ -198,6 +202,26 @@ def word_batches(items: Iterable[Tuple[str, Any]], max_words: int, max_items: in
         yield batch
 
 
+def batches_for_workers(
+    stream: Iterable[Any], n_process: int, batch_size: int, per_worker: int = BATCHES_PER_WORKER
+) -> Tuple[Iterator[Any], int]:
+    """(the same stream, a batch size) for `nlp.pipe(..., n_process=n_process)`.
+
+    spaCy hands whole batches to the workers in turn, so 15 notes in batches
+    of 32 go to one worker and the others idle. When the stream holds fewer
+    than two rounds of batches (read ahead to find out; only those items are
+    held), the batch shrinks so that each worker gets about `per_worker`
+    batches: notes of unequal length then even out across the workers. A
+    longer stream keeps `batch_size`."""
+    if n_process <= 1:
+        return iter(stream), batch_size
+    stream = iter(stream)
+    head = list(islice(stream, 2 * n_process * batch_size))
+    if len(head) < 2 * n_process * batch_size:
+        batch_size = max(1, min(batch_size, math.ceil(len(head) / (n_process * per_worker))))
+    return chain(head, stream), batch_size
+
+
 def pipe_bounded(
     nlp: Language,
     stream: Iterable[Tuple[str, Any]],
@@ -211,10 +235,15 @@ def pipe_bounded(
     words: the tok2vec on windows of `max_tokens` tokens, and (one process)
     batches of at most `batch_size` notes and `max_words` words, so 32 long
     notes are not one batch. With several processes each worker takes
-    `batch_size` notes at a time (spaCy's batching): lower it for long notes."""
+    `batch_size` notes at a time (spaCy's batching): lower it for long notes;
+    a workload too small for that is cut finer (`batches_for_workers`)."""
     bound_tok2vec_memory(nlp, max_tokens)
-    if n_process != 1 or max_words <= 0:
+    if n_process != 1:
+        stream, batch_size = batches_for_workers(stream, n_process, batch_size)
         yield from nlp.pipe(stream, as_tuples=True, n_process=n_process, batch_size=batch_size)
+        return
+    if max_words <= 0:
+        yield from nlp.pipe(stream, as_tuples=True, batch_size=batch_size)
         return
     for batch in word_batches(stream, max_words, batch_size):
         yield from nlp.pipe(batch, as_tuples=True, batch_size=len(batch))
