@@ -679,11 +679,22 @@ def names_nlp():
     ("social: abel visited this evening", ["abel"]),
     ("ROSALIND CALLED FOR UPDATE", ["ROSALIND"]),
     ("abel in to visit, updated", ["abel"]),
-    # no first name or a stop word before it: no name
+    # an English word or a stop word before it: no name
     ("family visited, updated by rn", []),
     ("he called twice", []),
     ("DAUGHTER CALLED", []),
-    ("formby called", []),
+    # a word no English or clinical list knows, after a relation word or before
+    # a verb of visiting: a name the census lists lack
+    ("formby called", ["formby"]),
+    ("communication with husband quennell", ["quennell"]),
+    ("daughter-in-law quennell at bedside", ["quennell"]),
+    ("DAUGHTER IN LAW ABEL CALLED", ["ABEL"]),
+    # ... but not a typing slip of an English word, a charting short form or
+    # the rest of an in-law
+    ("son visted today", []),
+    ("family wishes to make father cmo", []),
+    ("son-inlaw in to visit", []),
+    ("brother in law called", []),
     # Title case is the NER's (the pattern is for one-case writing)
     ("Wife Rosalind visited", []),
 ])

@@ -178,6 +178,17 @@ CASES = [
     ("Works as a manager of Ruby's store.", [("manager", PR)], [("manager", PR)]),
     ("Is Director of Ashby Hospital now.", [("Director", PR), ("Ashby Hospital", H)],
      [("Director", PR), ("Ashby Hospital", H)]),
+    # glued_handle: a user name has no space in it
+    ("Posts as mattie-quennell on Discord.", [("mattie", labels.USERNAME)],
+     [("mattie-quennell", labels.USERNAME)]),
+    ("Posts as mattie-quennell on Discord.", [("quennell", labels.USERNAME)],
+     [("mattie-quennell", labels.USERNAME)]),
+    # negatives: a spaced dash, a person's name, a sentence's period
+    ("Posts as mattie - quennell on Discord.", [("mattie", labels.USERNAME)],
+     [("mattie", labels.USERNAME)]),
+    ("Posts as mattie-quennell on Discord.", [("mattie", P)], [("mattie", P)]),
+    ("Posts as mattiequennell. Then left.", [("mattiequennell", labels.USERNAME)],
+     [("mattiequennell", labels.USERNAME)]),
 ]
 
 
@@ -197,3 +208,18 @@ def test_provenance_records_the_growth():
     doc.ents = [Span(doc, 3, 4, label=D)]
     doc = nlp.get_pipe("deid_reconciler")(doc)
     assert doc.ents[0]._.phi_source.endswith("complete:name_hyphen")
+
+
+@pytest.mark.parametrize("text,found,expected", [
+    # the tokenizer cuts a period glued between words ("rested.dr"); a user name
+    # found in part grows back over it
+    ("Discord account (mattie.quennell) worried them.", "mattie", "mattie.quennell"),
+    ("Discord account (mattie.quennell) worried them.", "quennell", "mattie.quennell"),
+    ("Texts from abel.mattie.quennell daily.", "mattie", "abel.mattie.quennell"),
+])
+def test_user_name_grows_over_periods_the_tokenizer_cut(text, found, expected):
+    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}}})
+    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=LEXICONS, frequencies={})
+    nlp.add_pipe("deid_reconciler", config=ONLY_COMPLETE).initialize()
+    assert "." in [t.text for t in nlp.make_doc(text)]  # the tokenizer cut the name
+    assert run(nlp, text, [(found, labels.USERNAME)]) == [(expected, labels.USERNAME)]

@@ -27,6 +27,9 @@ recorded in the mention's provenance ("complete:<kind>"):
   sales representative"), and a capitalised title over "of" and its field
   ("Senior Manager" -> "Senior Manager of Education").
 
+- glued_handle: a user name over the words glued to it by a period, an
+  underscore or a hyphen ("mattie" -> "mattie.life"): a user name has no
+  space in it, and the tokenizer cuts a period glued between two words;
 - nickname: a person's name written with a nickname in quotes, found in
   parts, becomes one mention ('Mateo "Teo" Villanueva').
 - one_case_name: a person's name typed in one case, found in part: a first
@@ -110,6 +113,8 @@ TRAILING_TIME_WORDS = frozenset({"today", "tonight", "tomorrow", "yesterday", "o
 STOP_WORD_TRIM_LABELS = INNER_WORD_LABELS + (labels.CITY, labels.COUNTRY)
 # Joiners a trim may leave at the end ("... Hospital and").
 TRIM_JOINERS = INNER_WORDS | {"and", ","}
+# What joins the parts of a user name the tokenizer cut ("abel.formby", "abel_f").
+HANDLE_JOINERS = frozenset({".", "_", "-"})
 OPEN_QUOTES = frozenset({'"', "\u201c", "'", "\u2018"})
 CLOSE_QUOTES = frozenset({'"', "\u201d", "'", "\u2019"})
 
@@ -146,6 +151,8 @@ def complete_mentions(
                 added.append(department)
         if mention.label in PERSON_LABELS + INNER_WORD_LABELS + PLACE_LABELS:
             _grow(mention, owner, _name_hyphen(doc, mention, owner), "name_hyphen")
+        if mention.label == labels.USERNAME:
+            _grow(mention, owner, _glued_handle(doc, mention, owner), "glued_handle")
         if mention.label in INNER_WORD_LABELS + PLACE_LABELS:
             _grow(mention, owner, _inner_head(doc, mention, owner, rules, cased), "inner_word")
         if mention.label in PERSON_LABELS:
@@ -395,6 +402,30 @@ def _one_line(doc: Doc, start: int, end: int) -> bool:
 
 def _capitalised(token: Token) -> bool:
     return token.is_alpha and (token.is_title or (token.is_upper and len(token) > 1))
+
+
+def _handle_piece(token: Token) -> bool:
+    return token.is_alpha or token.is_digit or token.text in HANDLE_JOINERS
+
+
+def _glued_handle(doc: Doc, mention: Mention, owner) -> Optional[Tuple[int, int]]:
+    """A user name has no space in it: the words, digits and joiners glued to
+    both sides of the mention ("abel" in "abel.formby" -> "abel.formby"), a
+    joiner only between two glued pieces (a sentence's period stays out)."""
+    start, end = mention.start, mention.end
+    while (
+        start >= 2 and _glued(doc, start - 1) and doc[start - 1].text in HANDLE_JOINERS
+        and _glued(doc, start - 2) and _handle_piece(doc[start - 2])
+        and doc[start - 2].text not in HANDLE_JOINERS and _free(owner, start - 2, start)
+    ):
+        start -= 2
+    while (
+        end + 1 < len(doc) and _glued(doc, end - 1) and doc[end].text in HANDLE_JOINERS
+        and _glued(doc, end) and _handle_piece(doc[end + 1])
+        and doc[end + 1].text not in HANDLE_JOINERS and _free(owner, end, end + 2)
+    ):
+        end += 2
+    return start, end
 
 
 def _name_hyphen(doc: Doc, mention: Mention, owner) -> Optional[Tuple[int, int]]:
