@@ -9,9 +9,9 @@ from test_clinical_notes_rules import names_after_lexicon_and_reconciler as enti
 
 
 # The lists that make these words look like names: "Swan", "Section", "Stone",
-# "Pillow" and "Lead" towns, "Quinton", "Aline" and "Peg" first names,
+# "Pillow" and "Lead" towns, "Quinton", "Quentin", "Aline" and "Peg" first names,
 # "Pleasant", "Warm", "Plan" and "Monitor" surnames too.
-DEVICE_LEXICONS = {"FIRST": ["Quinton", "Aline", "Peg", "Will", "Abel"],
+DEVICE_LEXICONS = {"FIRST": ["Quinton", "Quentin", "Aline", "Peg", "Will", "Abel"],
                    "LAST": ["Swan", "Bell", "Formby", "Pleasant", "Warm", "Plan", "Monitor"],
                    "CITY": ["Swan", "Section", "Given", "Stone", "Pillow", "Lead"]}
 
@@ -165,6 +165,25 @@ def test_a_number_after_at_is_no_age_after_a_vital_sign(rules_nlp, text, ages):
     ("Ann Quibbiosis called back.", "Ann Quibbiosis", labels.PATIENT, True),
 ])
 def test_a_word_with_a_clinical_suffix_is_no_name(nlp, text, mention, label, kept):
+    assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, mention, label, kept", [
+    # the catheter charted right after a central line's site, by a misspelt maker's
+    # name that a first-name list holds ("Quentin" for a Quinton catheter)
+    ("ACCESS: LSC QUENTIN, R ART LINE.", "QUENTIN", labels.DOCTOR, False),
+    ("access: rij quentin, piv x2", "quentin", labels.PATIENT, False),
+    ("Left RSC Quentin dsg changed.", "Quentin", labels.CITY, False),
+    # the site word itself is a charting short form; the site and the catheter as one mention
+    ("ACCESS: LSC QUENTIN, R ART LINE.", "LSC", labels.DOCTOR, False),
+    ("ACCESS: LSC QUENTIN, R ART LINE.", "LSC QUENTIN", labels.DOCTOR, False),
+    ("Lines: RIJ Quentin, PIV.", "RIJ Quentin", labels.PATIENT, False),
+    # a word between the site and the name, or no site
+    ("RIJ placed by Dr. Quentin today.", "Quentin", labels.DOCTOR, True),
+    ("Quentin stayed late with the team.", "Quentin", labels.PATIENT, True),
+    ("RIJ in place. Quentin at bedside.", "Quentin", labels.PATIENT, True),
+])
+def test_a_word_after_a_line_site_is_the_catheter(nlp, text, mention, label, kept):
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
 
 
