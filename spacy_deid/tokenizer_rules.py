@@ -101,11 +101,6 @@ DIGIT_RULES = {
     + "|".join(f"(?<=(?<![0-9A-Za-z])[0-9]{{{n}}})" for n in (1, 2))
     + f")(?={UPPER}{{1,2}}(?![0-9{ALPHA_LOWER}{ALPHA_UPPER}]))",
 }
-# What may follow a period inside a web address or a file name.
-_WEB_ENDINGS = "(?i:com|org|edu|net|gov|html?|php|aspx?|pdf|txt|docx?|xlsx?|csv|xml|json|jpe?g|png)(?![A-Za-z])"
-# ... or in a user name: letters run into digits or an underscore ("abel.formby_55").
-_HANDLE_ENDING = "[A-Za-z]*[0-9_]"
-_NO_WEB_ENDING = f"(?!\\.(?:{_WEB_ENDINGS}|{_HANDLE_ENDING}))"
 PUNCT_RULES = {
     # "JMH.Does", "2003.She", "model.53": a period glued between a word or
     # number and a capitalised word, or between a word and a number.
@@ -113,15 +108,6 @@ PUNCT_RULES = {
     f"|(?<=[0-9])(?=\\.{UPPER}{{2}})",
     "period_after": f"(?<={ALNUM}\\.)(?={UPPER}{LOWER})|(?<={LOWER}{{2}}\\.)(?=[0-9])"
     f"|(?<=[0-9]\\.)(?={UPPER}{{2}})|(?<=,\\.)(?={UPPER}{LOWER})",
-    # "rested.dr", "lasix.heparin", "CALM.FAMILY": a sentence's
-    # period with no space after it, between words written in one case (three
-    # letters at least before it, so "p.o.", "e.g." and "a.m." stay whole;
-    # a web or file ending after it, "example.com", or a user name's digits
-    # or underscore, "abel.formby_55", stays too).
-    "period_in_one_case_before": f"(?<={LOWER}{{3}})(?=\\.{LOWER}){_NO_WEB_ENDING}"
-    f"|(?<={UPPER}{{3}})(?=\\.{UPPER}{{2}}){_NO_WEB_ENDING}",
-    "period_in_one_case_after": f"(?<={LOWER}{{3}}\\.)(?!{_WEB_ENDINGS}|{_HANDLE_ENDING})(?={LOWER})"
-    f"|(?<={UPPER}{{3}}\\.)(?!{_WEB_ENDINGS}|{_HANDLE_ENDING})(?={UPPER}{{2}})",
     # "Jude W..": an initial's period, then the sentence's.
     "double_period": f"(?<={LETTER}\\.)(?=\\.(?!\\.))",
     # "12G00123,12N01234": a comma glued between alphanumerics, except a

@@ -209,17 +209,3 @@ def test_provenance_records_the_growth():
     doc = nlp.get_pipe("deid_reconciler")(doc)
     assert doc.ents[0]._.phi_source.endswith("complete:name_hyphen")
 
-
-@pytest.mark.parametrize("text,found,expected", [
-    # the tokenizer cuts a period glued between words ("rested.dr"); a user name
-    # found in part grows back over it
-    ("Discord account (mattie.quennell) worried them.", "mattie", "mattie.quennell"),
-    ("Discord account (mattie.quennell) worried them.", "quennell", "mattie.quennell"),
-    ("Texts from abel.mattie.quennell daily.", "mattie", "abel.mattie.quennell"),
-])
-def test_user_name_grows_over_periods_the_tokenizer_cut(text, found, expected):
-    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-deid.Tokenizer.v1"}}})
-    nlp.add_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=LEXICONS, frequencies={})
-    nlp.add_pipe("deid_reconciler", config=ONLY_COMPLETE).initialize()
-    assert "." in [t.text for t in nlp.make_doc(text)]  # the tokenizer cut the name
-    assert run(nlp, text, [(found, labels.USERNAME)]) == [(expected, labels.USERNAME)]

@@ -28,8 +28,8 @@ recorded in the mention's provenance ("complete:<kind>"):
   ("Senior Manager" -> "Senior Manager of Education").
 
 - glued_handle: a user name over the words glued to it by a period, an
-  underscore or a hyphen ("mattie" -> "mattie.life"): a user name has no
-  space in it, and the tokenizer cuts a period glued between two words;
+  underscore or a hyphen ("mattie" -> "mattie-quennell"): a user name has
+  no space in it, and the tokenizer cuts a hyphen between two words;
 - nickname: a person's name written with a nickname in quotes, found in
   parts, becomes one mention ('Mateo "Teo" Villanueva').
 - one_case_name: a person's name typed in one case, found in part: a first
@@ -113,7 +113,7 @@ TRAILING_TIME_WORDS = frozenset({"today", "tonight", "tomorrow", "yesterday", "o
 STOP_WORD_TRIM_LABELS = INNER_WORD_LABELS + (labels.CITY, labels.COUNTRY)
 # Joiners a trim may leave at the end ("... Hospital and").
 TRIM_JOINERS = INNER_WORDS | {"and", ","}
-# What joins the parts of a user name the tokenizer cut ("abel.formby", "abel_f").
+# What joins the parts of a user name the tokenizer cut ("abel-formby").
 HANDLE_JOINERS = frozenset({".", "_", "-"})
 OPEN_QUOTES = frozenset({'"', "\u201c", "'", "\u2018"})
 CLOSE_QUOTES = frozenset({'"', "\u201d", "'", "\u2019"})
@@ -410,7 +410,7 @@ def _handle_piece(token: Token) -> bool:
 
 def _glued_handle(doc: Doc, mention: Mention, owner) -> Optional[Tuple[int, int]]:
     """A user name has no space in it: the words, digits and joiners glued to
-    both sides of the mention ("abel" in "abel.formby" -> "abel.formby"), a
+    both sides of the mention ("abel" in "abel-formby" -> "abel-formby"), a
     joiner only between two glued pieces (a sentence's period stays out)."""
     start, end = mention.start, mention.end
     while (
