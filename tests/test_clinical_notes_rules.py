@@ -695,6 +695,8 @@ def names_nlp():
     ("family wishes to make father cmo", []),
     ("son-inlaw in to visit", []),
     ("brother in law called", []),
+    # a relation word glued to the sentence before it by a period
+    ("PULSES PRESENT.REMAINS CALM.WIFE IN TO VISIT", []),
     # Title case is the NER's (the pattern is for one-case writing)
     ("Wife Rosalind visited", []),
 ])
