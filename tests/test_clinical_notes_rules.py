@@ -696,7 +696,7 @@ def names_nlp():
     ("son-inlaw in to visit", []),
     ("brother in law called", []),
     # a relation word glued to the sentence before it by a period
-    ("PULSES PRESENT.REMAINS CALM.WIFE IN TO VISIT", []),
+    ("VSS OVERNIGHT. RESTING CALM.WIFE IN TO VISIT", []),
     # Title case is the NER's (the pattern is for one-case writing)
     ("Wife Rosalind visited", []),
 ])
