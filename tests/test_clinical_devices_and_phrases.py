@@ -171,12 +171,12 @@ def test_a_word_with_a_clinical_suffix_is_no_name(nlp, text, mention, label, kep
 @pytest.mark.parametrize("text, mention, label, kept", [
     # the catheter charted right after a central line's site, by a misspelt maker's
     # name that a first-name list holds ("Quentin" for a Quinton catheter)
-    ("ACCESS: LSC QUENTIN, R ART LINE.", "QUENTIN", labels.DOCTOR, False),
+    ("LINES: LSC QUENTIN FOR HD, PIV X2.", "QUENTIN", labels.DOCTOR, False),
     ("access: rij quentin, piv x2", "quentin", labels.PATIENT, False),
     ("Left RSC Quentin dsg changed.", "Quentin", labels.CITY, False),
     # the site word itself is a charting short form; the site and the catheter as one mention
-    ("ACCESS: LSC QUENTIN, R ART LINE.", "LSC", labels.DOCTOR, False),
-    ("ACCESS: LSC QUENTIN, R ART LINE.", "LSC QUENTIN", labels.DOCTOR, False),
+    ("LINES: LSC QUENTIN FOR HD, PIV X2.", "LSC", labels.DOCTOR, False),
+    ("LINES: LSC QUENTIN FOR HD, PIV X2.", "LSC QUENTIN", labels.DOCTOR, False),
     ("Lines: RIJ Quentin, PIV.", "RIJ Quentin", labels.PATIENT, False),
     # a word between the site and the name, or no site
     ("RIJ placed by Dr. Quentin today.", "Quentin", labels.DOCTOR, True),
