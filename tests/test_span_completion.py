@@ -208,4 +208,3 @@ def test_provenance_records_the_growth():
     doc.ents = [Span(doc, 3, 4, label=D)]
     doc = nlp.get_pipe("deid_reconciler")(doc)
     assert doc.ents[0]._.phi_source.endswith("complete:name_hyphen")
-

@@ -405,7 +405,8 @@ def _capitalised(token: Token) -> bool:
 
 
 def _handle_piece(token: Token) -> bool:
-    return token.is_alpha or token.is_digit or token.text in HANDLE_JOINERS
+    """A word or a number: the pieces a joiner may glue into a user name."""
+    return token.is_alpha or token.is_digit
 
 
 def _glued_handle(doc: Doc, mention: Mention, owner) -> Optional[Tuple[int, int]]:
@@ -416,13 +417,13 @@ def _glued_handle(doc: Doc, mention: Mention, owner) -> Optional[Tuple[int, int]
     while (
         start >= 2 and _glued(doc, start - 1) and doc[start - 1].text in HANDLE_JOINERS
         and _glued(doc, start - 2) and _handle_piece(doc[start - 2])
-        and doc[start - 2].text not in HANDLE_JOINERS and _free(owner, start - 2, start)
+        and _free(owner, start - 2, start)
     ):
         start -= 2
     while (
         end + 1 < len(doc) and _glued(doc, end - 1) and doc[end].text in HANDLE_JOINERS
         and _glued(doc, end) and _handle_piece(doc[end + 1])
-        and doc[end + 1].text not in HANDLE_JOINERS and _free(owner, end, end + 2)
+        and _free(owner, end, end + 2)
     ):
         end += 2
     return start, end
