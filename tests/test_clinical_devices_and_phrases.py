@@ -187,6 +187,19 @@ def test_a_word_after_a_line_site_is_the_catheter(nlp, text, mention, label, kep
     assert entities_left(nlp, text, mention, label) == ([mention] if kept else [])
 
 
+def test_the_line_site_shape_rule_names_the_line_site_list():
+    """A shape rule cannot read a list, so `line_site_and_catheter` spells the
+    sites out: it must name exactly the sites of `line_site_words`."""
+    import re
+
+    from spacy_deid.pipeline.reconciler.rules import (
+        DEFAULT_LISTS_PATH, DEFAULT_RULES_PATH, read_lists, read_rule_lines)
+
+    rule = next(r for r in read_rule_lines(DEFAULT_RULES_PATH) if r["id"] == "line_site_and_catheter")
+    sites = re.search(r"\(\?i:([a-z|]+)\)", rule["pattern"]).group(1).split("|")
+    assert sorted(sites) == sorted(read_lists(DEFAULT_LISTS_PATH)["line_site_words"])
+
+
 @pytest.mark.parametrize("text, mention, label, kept", [
     # a drip, a line or a unit by its charting short form, whatever town list holds it
     ("Cultures sent, started on Vanco and Zosyn.", "Vanco", labels.CITY, False),
