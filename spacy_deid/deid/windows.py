@@ -41,8 +41,6 @@ Notes below the limit (100,000 characters, about 16,000 words) are
 processed whole, as before.
 """
 
-import math
-from itertools import chain, islice
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
@@ -52,6 +50,7 @@ from spacy.tokens import Doc
 from thinc.api import Model
 
 from ..extensions import TOKEN_FEATURES, set_token_feature_values, token_feature_values
+from ..ml.fork import BATCHES_PER_WORKER, batches_for_workers  # noqa: F401 (re-exported)
 from .split import split_points
 
 # Tokens per tok2vec pass: at about 22 KB per token, some 90 MB of working
@@ -61,8 +60,6 @@ DEFAULT_MAX_TOKENS = 4000
 # and its beam hold about 6 KB per token of the Docs in a batch.
 DEFAULT_MAX_WORDS = 20000
 DEFAULT_PIECE_CHARS = 100000
-# A small workload is cut into about this many batches per worker process.
-BATCHES_PER_WORKER = 4
 # Tokens of context kept on each side of a cut, at least the encoder's reach.
 MIN_MARGIN = 32
 # Layers whose reach is known: thinc's windowing (seq2col inside with_array)
@@ -200,26 +197,6 @@ def word_batches(items: Iterable[Tuple[str, Any]], max_words: int, max_items: in
         words += count
     if batch:
         yield batch
-
-
-def batches_for_workers(
-    stream: Iterable[Any], n_process: int, batch_size: int, per_worker: int = BATCHES_PER_WORKER
-) -> Tuple[Iterator[Any], int]:
-    """(the same stream, a batch size) for `nlp.pipe(..., n_process=n_process)`.
-
-    spaCy hands whole batches to the workers in turn, so 15 notes in batches
-    of 32 go to one worker and the others idle. When the stream holds fewer
-    than two rounds of batches (read ahead to find out; only those items are
-    held), the batch shrinks so that each worker gets about `per_worker`
-    batches: notes of unequal length then even out across the workers. A
-    longer stream keeps `batch_size`."""
-    if n_process <= 1:
-        return iter(stream), batch_size
-    stream = iter(stream)
-    head = list(islice(stream, 2 * n_process * batch_size))
-    if len(head) < 2 * n_process * batch_size:
-        batch_size = max(1, min(batch_size, math.ceil(len(head) / (n_process * per_worker))))
-    return chain(head, stream), batch_size
 
 
 def pipe_bounded(

@@ -5,19 +5,29 @@ torch on several threads, a forked child that enters torch's (OpenMP) thread
 pool waits for threads that do not exist in it and hangs on a futex forever.
 A child that sets torch to one thread before its first use never touches that
 pool, and n workers on one thread each is also what n processes should use.
+
+The package's tokenizer also wraps the pipeline's multiprocessing pipe: a
+workload too small to keep every worker busy in whole batches is cut finer
+(`batches_for_workers`), and a pipe that fails ends its workers instead of
+hanging.
 """
+import math
 import multiprocessing
 import os
 import re
 import sys
-from typing import Any, Callable, Iterable, Iterator
+from itertools import chain, islice
+from typing import Any, Callable, Iterable, Iterator, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
+from threadpoolctl import threadpool_limits
 
 from .msgpack_codecs import cache_msgpack_codecs
 
 _registered = False
+# A small workload is cut into about this many batches per worker process.
+BATCHES_PER_WORKER = 4
 
 
 def _one_torch_thread() -> None:
@@ -32,6 +42,29 @@ def use_one_torch_thread_after_fork() -> None:
     if not _registered and hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=_one_torch_thread)
         _registered = True
+
+
+# --- batches that keep every worker busy ---------------------------------------
+
+
+def batches_for_workers(
+    stream: Iterable[Any], n_process: int, batch_size: int, per_worker: int = BATCHES_PER_WORKER
+) -> Tuple[Iterator[Any], int]:
+    """(the same stream, a batch size) for `nlp.pipe(..., n_process=n_process)`.
+
+    spaCy hands whole batches to the workers in turn, so 15 notes in batches
+    of 32 go to one worker and the others idle. When the stream holds fewer
+    than two rounds of batches (read ahead to find out; only those items are
+    held), the batch shrinks so that each worker gets about `per_worker`
+    batches: notes of unequal length then even out across the workers. A
+    longer stream keeps `batch_size`."""
+    if n_process <= 1:
+        return iter(stream), batch_size
+    stream = iter(stream)
+    head = list(islice(stream, 2 * n_process * batch_size))
+    if len(head) < 2 * n_process * batch_size:
+        batch_size = max(1, min(batch_size, math.ceil(len(head) / (n_process * per_worker))))
+    return chain(head, stream), batch_size
 
 
 # --- nlp.pipe(n_process=...) that fails must end, not hang --------------------
@@ -81,6 +114,9 @@ def end_workers_when_pipe_fails(nlp: Language) -> None:
         nlp._multiprocessing_pipe = _PipeEndingWorkers(nlp)
 
 
+_NO_DOC = object()
+
+
 class _PipeEndingWorkers:
     """Stands in for `nlp._multiprocessing_pipe` (a class, not a closure, so
     the pipeline still pickles)."""
@@ -93,6 +129,7 @@ class _PipeEndingWorkers:
         # Every Doc crosses the pipe as bytes, a dozen msgpack calls each: look
         # their codecs up once (here, so the forked workers inherit it too).
         cache_msgpack_codecs()
+        texts, batch_size = batches_for_workers(texts, n_process, batch_size)
         end_workers = _EndNewWorkers()
         checked = (check_pipe_item(i, item) for i, item in enumerate(texts))
         handler = nlp.default_error_handler
@@ -101,6 +138,14 @@ class _PipeEndingWorkers:
         )
         nlp.default_error_handler = _EndWorkersThenHandle(handler, end_workers)
         try:
+            # spaCy forks its workers when asked for the first Doc: fork them
+            # with the BLAS pools at one thread, as each worker runs them, so
+            # no worker starts the parent's pool again (ml/matmul.py).
+            with threadpool_limits(limits=1, user_api="blas"):
+                first = next(docs, _NO_DOC)
+            if first is _NO_DOC:
+                return
+            yield first
             for doc in docs:
                 yield doc
         except BaseException:  # GeneratorExit (the caller stopped), SystemExit, errors

@@ -37,9 +37,18 @@ _fork_hook_registered = False
 
 
 def _one_blas_thread() -> None:
-    from threadpoolctl import threadpool_limits
+    """Set every BLAS pool of more than one thread to one.
 
-    threadpool_limits(limits=1, user_api="blas")
+    Only those: after a fork, OpenBLAS's `openblas_set_num_threads` first
+    starts its pool again at the parent's size, and those threads then spin
+    beside the worker. A parent that forks with its pools at one thread
+    (`nlp.pipe` does: `ml/fork.py`) leaves nothing to set, so no thread starts.
+    """
+    from threadpoolctl import ThreadpoolController
+
+    for pool in ThreadpoolController().select(user_api="blas").lib_controllers:
+        if pool.num_threads != 1:
+            pool.set_num_threads(1)
 
 
 def use_one_blas_thread_after_fork() -> None:

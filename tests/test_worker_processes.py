@@ -1,0 +1,69 @@
+"""`nlp.pipe(n_process=N)` on a pipeline with the package's tokenizer
+(spacy_deid/ml/fork.py): a small workload is cut into batches that keep every
+worker busy, and the workers start no BLAS threads of their own."""
+import os
+import sys
+
+import numpy
+import pytest
+from spacy.language import Language
+
+from spacy_deid.ml.fork import batches_for_workers
+from spacy_deid.ml.matmul import use_one_blas_thread_after_fork
+from spacy_deid.tokenizer import blank_deid
+
+# (notes, n_process, batch_size asked for, batch size the workers get)
+PIPE_BATCHES = [
+    (15, 2, 32, 2),  # spaCy alone: one batch of 15, one worker idle
+    (15, 2, 8, 2),
+    (15, 4, 32, 1),
+    (100, 2, 32, 13),
+    (128, 2, 32, 32),  # two rounds of batches already: kept
+    (400, 2, 32, 32),
+]
+
+
+@pytest.mark.parametrize("notes,n_process,batch_size,expected", PIPE_BATCHES)
+def test_nlp_pipe_cuts_a_small_workload_for_its_workers(monkeypatch, notes, n_process, batch_size, expected):
+    asked = {}
+
+    def in_this_process(nlp, texts, pipes, n, size):
+        asked["batch_size"], asked["n_process"] = size, n
+        return (nlp.make_doc(text) for text in texts)
+
+    monkeypatch.setattr(Language, "_multiprocessing_pipe", in_this_process)
+    nlp = blank_deid()
+    texts = [f"note {i} seen today" for i in range(notes)]
+    docs = list(nlp.pipe(texts, n_process=n_process, batch_size=batch_size))
+    assert asked == {"batch_size": expected, "n_process": n_process}
+    assert [doc.text for doc in docs] == texts  # nothing read ahead is lost or reordered
+
+
+def test_one_process_is_not_rebatched():
+    stream, size = batches_for_workers(iter(range(15)), 1, 32)
+    assert size == 32 and list(stream) == list(range(15))
+
+
+@Language.component("record_worker_threads")
+def record_worker_threads(doc):
+    from threadpoolctl import threadpool_info
+
+    numpy.ones((64, 64)) @ numpy.ones((64, 64))  # a BLAS call, as the tok2vec makes
+    doc.user_data["worker_threads"] = len(os.listdir("/proc/self/task"))
+    doc.user_data["blas_threads"] = sorted(
+        {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+    )
+    return doc
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts threads in /proc")
+def test_workers_start_no_blas_threads():
+    """A worker forked while the parent's OpenBLAS pool had several threads
+    and then set to one starts that pool again (its threads spin beside the
+    worker): the parent forks with its pools at one thread."""
+    use_one_blas_thread_after_fork()
+    nlp = blank_deid()
+    nlp.add_pipe("record_worker_threads")
+    docs = list(nlp.pipe([f"note {i}" for i in range(8)], n_process=2, batch_size=2))
+    assert {doc.user_data["worker_threads"] for doc in docs} == {1}
+    assert {tuple(doc.user_data["blas_threads"]) for doc in docs} <= {(1,), ()}
