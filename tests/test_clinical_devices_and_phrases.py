@@ -1,10 +1,14 @@
 """Issue 25, fifth step: eponymous devices next to device words, and phrases of
 English words that the NER takes for a name in a note typed in capitals.
 Positives and negatives; all strings and names invented."""
+import re
+
 import pytest
 import spacy
 
 from spacy_deid import labels
+from spacy_deid.pipeline.reconciler.rules import (
+    DEFAULT_LISTS_PATH, DEFAULT_RULES_PATH, read_lists, read_rule_lines)
 from test_clinical_notes_rules import names_after_lexicon_and_reconciler as entities_left
 
 
@@ -190,11 +194,6 @@ def test_a_word_after_a_line_site_is_the_catheter(nlp, text, mention, label, kep
 def test_the_line_site_shape_rule_names_the_line_site_list():
     """A shape rule cannot read a list, so `line_site_and_catheter` spells the
     sites out: it must name exactly the sites of `line_site_words`."""
-    import re
-
-    from spacy_deid.pipeline.reconciler.rules import (
-        DEFAULT_LISTS_PATH, DEFAULT_RULES_PATH, read_lists, read_rule_lines)
-
     rule = next(r for r in read_rule_lines(DEFAULT_RULES_PATH) if r["id"] == "line_site_and_catheter")
     sites = re.search(r"\(\?i:([a-z|]+)\)", rule["pattern"]).group(1).split("|")
     assert sorted(sites) == sorted(read_lists(DEFAULT_LISTS_PATH)["line_site_words"])

@@ -51,6 +51,7 @@ from thinc.api import Model
 
 from ..extensions import TOKEN_FEATURES, set_token_feature_values, token_feature_values
 from ..ml.fork import BATCHES_PER_WORKER, batches_for_workers  # noqa: F401 (re-exported)
+from ..ml.fork import end_workers_when_pipe_fails
 from .split import split_points
 
 # Tokens per tok2vec pass: at about 22 KB per token, some 90 MB of working
@@ -213,10 +214,12 @@ def pipe_bounded(
     batches of at most `batch_size` notes and `max_words` words, so 32 long
     notes are not one batch. With several processes each worker takes
     `batch_size` notes at a time (spaCy's batching): lower it for long notes;
-    a workload too small for that is cut finer (`batches_for_workers`)."""
+    a workload too small for that is cut finer (`batches_for_workers`, in the
+    multiprocessing wrapper that the package's tokenizer installs, installed
+    here too for a pipeline built without it)."""
     bound_tok2vec_memory(nlp, max_tokens)
     if n_process != 1:
-        stream, batch_size = batches_for_workers(stream, n_process, batch_size)
+        end_workers_when_pipe_fails(nlp)
         yield from nlp.pipe(stream, as_tuples=True, n_process=n_process, batch_size=batch_size)
         return
     if max_words <= 0:
