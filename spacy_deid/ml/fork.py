@@ -8,22 +8,22 @@ pool, and n workers on one thread each is also what n processes should use.
 
 The package's tokenizer also wraps the pipeline's multiprocessing pipe: a
 workload too small to keep every worker busy in whole batches is cut finer
-(`batches_for_workers`), and a pipe that fails ends its workers instead of
-hanging.
+(`batches_for_workers`), and its batches run in the caller and N - 1
+workers that share one queue (`ml/worker_pool.py`); a pipe that fails ends
+its workers instead of hanging.
 """
 import math
-import multiprocessing
 import os
 import re
 import sys
 from itertools import chain, islice
-from typing import Any, Callable, Iterable, Iterator, Tuple
+from typing import Any, Iterable, Iterator, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
-from threadpoolctl import threadpool_limits
 
 from .msgpack_codecs import cache_msgpack_codecs
+from .worker_pool import pipe_in_processes
 
 _registered = False
 # A small workload is cut into about this many batches per worker process.
@@ -67,17 +67,16 @@ def batches_for_workers(
     return chain(head, stream), batch_size
 
 
-# --- nlp.pipe(n_process=...) that fails must end, not hang --------------------
+# --- nlp.pipe(n_process=...) -------------------------------------------------
 #
-# spaCy 3.8's `Language._multiprocessing_pipe` joins its workers in a
-# `finally` once the parent stops reading (an error reported by a worker, a bad
-# item, a consumer that breaks out of the loop, SIGTERM). A worker that is then
-# sending a batch of Docs larger than the pipe buffer waits for a reader for
-# good: every worker inherited every channel's read end at fork, so closing the
-# parent's copy never breaks its pipe. The join, and the pipe() call, hang.
-# The wrapper below ends this call's workers before spaCy joins them, and
-# checks each item in the parent before it is sent, so a bad item raises at
-# once with its position (never its content).
+# The package's own multiprocessing pipe (ml/worker_pool.py) replaces spaCy
+# 3.8's `Language._multiprocessing_pipe`: the caller is one of the N
+# processes, the workers share one queue, and a pipe that stops early (an
+# error reported by a worker, a bad item, a consumer that breaks out of the
+# loop, SIGTERM) ends its workers instead of hanging, as spaCy's could when a
+# worker was sending a batch larger than the pipe buffer. Each item is
+# checked in the caller before it is sent, so a bad item raises at once with
+# its position (never its content).
 
 
 class PipeInputError(ValueError):
@@ -107,14 +106,11 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def end_workers_when_pipe_fails(nlp: Language) -> None:
-    """Make `nlp.pipe(..., n_process>1)` raise instead of hang when it stops
-    early (idempotent; only this pipeline object is changed, and it still
-    pickles, as spawned workers need)."""
+    """Give `nlp.pipe(..., n_process>1)` the package's multiprocessing pipe,
+    which raises instead of hanging when it stops early (idempotent; only this
+    pipeline object is changed, and it still pickles, as spawned workers need)."""
     if not isinstance(nlp.__dict__.get("_multiprocessing_pipe"), _PipeEndingWorkers):
         nlp._multiprocessing_pipe = _PipeEndingWorkers(nlp)
-
-
-_NO_DOC = object()
 
 
 class _PipeEndingWorkers:
@@ -125,72 +121,9 @@ class _PipeEndingWorkers:
         self.nlp = nlp
 
     def __call__(self, texts, pipes, n_process: int, batch_size: int) -> Iterator[Doc]:
-        nlp = self.nlp
         # Every Doc crosses the pipe as bytes, a dozen msgpack calls each: look
         # their codecs up once (here, so the forked workers inherit it too).
         cache_msgpack_codecs()
         texts, batch_size = batches_for_workers(texts, n_process, batch_size)
-        end_workers = _EndNewWorkers()
         checked = (check_pipe_item(i, item) for i, item in enumerate(texts))
-        handler = nlp.default_error_handler
-        docs = Language._multiprocessing_pipe(
-            nlp, _ending_on_error(checked, end_workers), pipes, n_process, batch_size
-        )
-        nlp.default_error_handler = _EndWorkersThenHandle(handler, end_workers)
-        try:
-            # spaCy forks its workers when asked for the first Doc: fork them
-            # with the BLAS pools at one thread, as each worker runs them, so
-            # no worker starts the parent's pool again (ml/matmul.py).
-            with threadpool_limits(limits=1, user_api="blas"):
-                first = next(docs, _NO_DOC)
-            if first is _NO_DOC:
-                return
-            yield first
-            for doc in docs:
-                yield doc
-        except BaseException:  # GeneratorExit (the caller stopped), SystemExit, errors
-            end_workers()
-            raise
-        finally:
-            nlp.default_error_handler = handler
-            docs.close()
-
-
-class _EndNewWorkers:
-    """Terminates the child processes started after it was made (this call's workers)."""
-
-    def __init__(self) -> None:
-        self.before = {child.pid for child in multiprocessing.active_children()}
-
-    def __call__(self) -> None:
-        for child in multiprocessing.active_children():
-            if child.pid not in self.before:
-                child.terminate()
-
-
-class _EndWorkersThenHandle:
-    """The pipeline's error handler, ending the workers first when it raises."""
-
-    def __init__(self, handler: Callable, end_workers: Callable[[], None]) -> None:
-        self.handler, self.end_workers = handler, end_workers
-
-    def __call__(self, name, component, docs, error):
-        try:
-            return self.handler(name, component, docs, error)
-        except BaseException:
-            self.end_workers()
-            raise
-
-
-def _ending_on_error(items: Iterable, end_workers: Callable[[], None]) -> Iterator:
-    """`items`, ending the workers first when reading the next one raises."""
-    iterator = iter(items)
-    while True:
-        try:
-            item = next(iterator)
-        except StopIteration:
-            return
-        except BaseException:
-            end_workers()
-            raise
-        yield item
+        return pipe_in_processes(self.nlp, checked, pipes, n_process, batch_size)

@@ -1,0 +1,158 @@
+"""The package's multiprocessing pipe (spacy_deid/ml/worker_pool.py): the
+caller works as one of the N processes, the Docs are those of spaCy's own
+multiprocessing pipe, in input order, and a pipe that stops early or loses a
+worker ends instead of hanging."""
+import itertools
+import multiprocessing
+import os
+import signal
+
+import pytest
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from spacy_deid.ml import worker_pool
+from spacy_deid.ml.worker_pool import WorkerDiedError, pipe_in_processes
+
+# Every test here forks; one that hangs fails after this many seconds.
+SECONDS = 60
+
+
+@pytest.fixture(autouse=True)
+def bounded():
+    def hung(signum, frame):
+        raise TimeoutError("nlp.pipe hung")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(SECONDS)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+    for child in multiprocessing.active_children():
+        child.kill()
+
+
+@Language.component("record_process")
+def record_process(doc):
+    doc.user_data["pid"] = os.getpid()
+    return doc
+
+
+@Language.component("exit_worker_on_marker")
+def exit_worker_on_marker(doc):
+    if doc.text.startswith("EXIT") and multiprocessing.parent_process() is not None:
+        os._exit(3)  # a worker killed mid-batch (out of memory, SIGKILL)
+    return doc
+
+
+@Language.component("raise_on_marker_here")
+def raise_on_marker_here(doc):
+    if doc.text.startswith("RAISE"):
+        raise RuntimeError("component failed")
+    return doc
+
+
+def notes(count):
+    # unequal lengths, so batches take unequal times
+    return [f"Seen by Dr Quennell on visit {i}. " * (1 + (7 * i) % 5) for i in range(count)]
+
+
+def entities(docs):
+    return [[(e.start_char, e.end_char, e.label_) for e in doc.ents] for doc in docs]
+
+
+@pytest.fixture(scope="module")
+def nlp(rules_model_dir):
+    return spacy.load(rules_model_dir)
+
+
+# (notes, n_process, batch_size)
+WORKLOADS = [(15, 2, 8), (15, 2, 1), (40, 3, 2), (64, 2, 32), (5, 4, 1)]
+
+
+@pytest.mark.parametrize("count,n_process,batch_size", WORKLOADS)
+def test_the_docs_are_spacys_in_input_order(nlp, count, n_process, batch_size):
+    texts = notes(count)
+    ours = list(nlp.pipe(texts, n_process=n_process, batch_size=batch_size))
+    pipes = [lambda docs, proc=proc: proc.pipe(docs) for _, proc in nlp.pipeline]
+    spacys = list(Language._multiprocessing_pipe(nlp, iter(texts), pipes, n_process, batch_size))
+    assert [doc.text for doc in ours] == texts
+    assert [doc.to_bytes() for doc in ours] == [doc.to_bytes() for doc in spacys]
+    assert entities(ours) == entities(nlp.pipe(texts))
+
+
+def test_the_caller_is_one_of_the_processes(rules_model_dir):
+    nlp = spacy.load(rules_model_dir)
+    nlp.add_pipe("record_process")
+    docs = list(nlp.pipe(notes(12), n_process=2, batch_size=2))
+    made_by = {doc.user_data["pid"] for doc in docs}
+    assert os.getpid() in made_by  # its own share, never serialised
+    assert len(made_by) == 2  # and one worker: two processes in all
+
+
+def test_contexts_and_docs_as_input(nlp):
+    texts = notes(9)
+    pairs = list(nlp.pipe([(text, {"row": i}) for i, text in enumerate(texts)], as_tuples=True, n_process=2, batch_size=1))
+    assert [context for _, context in pairs] == [{"row": i} for i in range(9)]
+    assert [doc.text for doc, _ in pairs] == texts
+    made = [nlp.make_doc(text) for text in texts]
+    assert [doc.text for doc in nlp.pipe(made, n_process=2, batch_size=2)] == texts
+
+
+def test_an_empty_stream_starts_no_worker(nlp):
+    before = set(multiprocessing.active_children())
+    assert list(nlp.pipe([], n_process=2)) == []
+    assert set(multiprocessing.active_children()) == before
+
+
+def test_an_endless_stream_is_read_a_bounded_way_ahead(nlp):
+    read = itertools.count()
+
+    def endless():
+        for i in read:
+            yield f"Visit {i} with Dr Quennell."
+
+    docs = nlp.pipe(endless(), n_process=2, batch_size=2)
+    first = list(itertools.islice(docs, 30))
+    docs.close()
+    assert [doc.text for doc in first] == [f"Visit {i} with Dr Quennell." for i in range(30)]
+    assert next(read) <= 30 + 2 * (2 * 2 * worker_pool.QUEUED_PER_WORKER + 2) + 1
+    assert not multiprocessing.active_children()  # the workers ended with the pipe
+
+
+def test_a_consumer_that_stops_early_ends_the_workers(nlp):
+    docs = nlp.pipe(notes(40), n_process=3, batch_size=1)
+    next(docs)
+    assert multiprocessing.active_children()
+    docs.close()
+    assert not multiprocessing.active_children()
+
+
+def test_a_dead_worker_raises_instead_of_hanging(rules_model_dir):
+    nlp = spacy.load(rules_model_dir)
+    nlp.add_pipe("exit_worker_on_marker")
+    texts = ["EXIT now."] + notes(11)  # the first batch always goes to a worker
+    with pytest.raises(WorkerDiedError) as info:
+        list(nlp.pipe(texts, n_process=2, batch_size=1))
+    assert "exit code 3" in str(info.value)
+    assert not multiprocessing.active_children()
+
+
+@pytest.mark.parametrize("where", [0, 5, 11])  # a worker's batch, the caller's, either
+def test_a_failed_batch_reaches_the_error_handler_wherever_it_ran(rules_model_dir, where):
+    nlp = spacy.load(rules_model_dir)
+    nlp.add_pipe("raise_on_marker_here")
+    texts = notes(12)
+    texts[where] = "RAISE " + texts[where]
+    with pytest.raises(ValueError, match="component failed"):
+        list(nlp.pipe(texts, n_process=2, batch_size=1))
+    assert not multiprocessing.active_children()
+
+
+def test_pipe_in_processes_on_its_own(nlp):
+    pipes = [lambda docs, proc=proc: proc.pipe(docs) for _, proc in nlp.pipeline]
+    texts = notes(10)
+    docs = list(pipe_in_processes(nlp, iter(texts), pipes, 2, 3))
+    assert all(isinstance(doc, Doc) for doc in docs)
+    assert entities(docs) == entities(nlp.pipe(texts))
