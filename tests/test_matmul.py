@@ -1,4 +1,4 @@
-"""spacy-deid.NumpyMatmul.v1: numpy's BLAS for the pipeline's matrix products."""
+"""spacy-deid.NumpyMatmul.v1 and v2 (the configs' callback): numpy's BLAS for the pipeline's matrix products."""
 import multiprocessing
 
 import numpy
@@ -77,7 +77,7 @@ def test_the_setting_survives_to_disk_and_spacy_load(tmp_path):
     nlp = build(True)  # initialized, so on blis, as after training
     nlp.to_disk(tmp_path / "pipeline")
     loaded = spacy.load(tmp_path / "pipeline")
-    assert loaded.config["nlp"]["after_pipeline_creation"]["@callbacks"] == "spacy-deid.NumpyMatmul.v1"
+    assert loaded.config["nlp"]["after_pipeline_creation"]["@callbacks"] == "spacy-deid.NumpyMatmul.v2"
     assert {o.use_blis for o in model_ops(loaded)} == {False}
     assert [(e.start_char, e.label_) for e in loaded(TEXT).ents] == [
         (e.start_char, e.label_) for e in nlp(TEXT).ents

@@ -150,17 +150,22 @@ def create_lexicon_embed(
 
 def feature_dropout(rate: float) -> Model[List[Ints2d], List[Ints2d]]:
     """In training, zero (= "no feature") every id of a random `rate` of the rows."""
+    return Model("feature_dropout", _feature_dropout_forward, attrs={"rate": rate})
 
-    def forward(model: Model, arrays: List[Ints2d], is_train: bool):
-        if not is_train or rate <= 0.0:
-            return arrays, lambda d_arrays: d_arrays
-        out = []
-        for ids in arrays:
-            keep = model.ops.xp.random.uniform(0.0, 1.0, (ids.shape[0], 1)) >= rate
-            out.append(ids * keep.astype(ids.dtype))
-        return out, lambda d_arrays: d_arrays
 
-    return Model("feature_dropout", forward, attrs={"rate": rate})
+def _feature_dropout_forward(model: Model, arrays: List[Ints2d], is_train: bool):
+    rate = model.attrs["rate"]
+    if not is_train or rate <= 0.0:
+        return arrays, _same_gradient
+    out = []
+    for ids in arrays:
+        keep = model.ops.xp.random.uniform(0.0, 1.0, (ids.shape[0], 1)) >= rate
+        out.append(ids * keep.astype(ids.dtype))
+    return out, _same_gradient
+
+
+def _same_gradient(d_arrays):
+    return d_arrays
 
 
 def extension_ids(extensions: List[str]) -> Model[List[Doc], List[Ints2d]]:
@@ -169,25 +174,32 @@ def extension_ids(extensions: List[str]) -> Model[List[Doc], List[Ints2d]]:
     The package's per-token features are read as whole columns from the Doc's
     feature store (spacy_deid/extensions.py); each distinct value is hashed
     once. Other token extensions are read token by token."""
+    return Model("extension_ids", _extension_ids_forward, attrs={"extensions": list(extensions)})
 
-    def forward(model: Model, docs: List[Doc], is_train: bool):
-        present = [name for name in extensions if Token.has_extension(name)]
-        hashes: Dict[str, int] = {}
-        arrays = []
-        for doc in docs:
-            ids = numpy.zeros((len(doc), len(extensions)), dtype="uint64")
-            for column, name in enumerate(extensions):
-                if name not in present:
-                    continue
-                if name in TOKEN_FEATURES:
-                    values = token_feature_values(doc, name)
-                else:
-                    values = [token._.get(name) for token in doc]
-                ids[:, column] = [_hash_value(value, hashes) for value in values]
-            arrays.append(model.ops.asarray(ids, dtype="uint64"))
-        return arrays, lambda d_arrays: []
 
-    return Model("extension_ids", forward, attrs={"extensions": list(extensions)})
+# Forward passes are module-level functions reading the model's attrs, not
+# closures, so a pipeline pickles (spawned `nlp.pipe` workers receive it so).
+def _extension_ids_forward(model: Model, docs: List[Doc], is_train: bool):
+    extensions = model.attrs["extensions"]
+    present = [name for name in extensions if Token.has_extension(name)]
+    hashes: Dict[str, int] = {}
+    arrays = []
+    for doc in docs:
+        ids = numpy.zeros((len(doc), len(extensions)), dtype="uint64")
+        for column, name in enumerate(extensions):
+            if name not in present:
+                continue
+            if name in TOKEN_FEATURES:
+                values = token_feature_values(doc, name)
+            else:
+                values = [token._.get(name) for token in doc]
+            ids[:, column] = [_hash_value(value, hashes) for value in values]
+        arrays.append(model.ops.asarray(ids, dtype="uint64"))
+    return arrays, _no_gradient
+
+
+def _no_gradient(d_arrays):
+    return []
 
 
 def _hash_value(value, hashes: Dict[str, int]) -> int:
