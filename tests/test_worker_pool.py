@@ -156,3 +156,14 @@ def test_pipe_in_processes_on_its_own(nlp):
     docs = list(pipe_in_processes(nlp, iter(texts), pipes, 2, 3))
     assert all(isinstance(doc, Doc) for doc in docs)
     assert entities(docs) == entities(nlp.pipe(texts))
+
+
+@pytest.mark.slow
+def test_spawned_workers_get_the_pipeline_pickled(rules_model_dir, monkeypatch):
+    """macOS and Windows (and Python 3.14's default on Linux, forkserver)
+    start workers without fork: the pipeline and its pipes cross pickled."""
+    nlp = spacy.load(rules_model_dir)
+    monkeypatch.setattr(worker_pool, "multiprocessing", multiprocessing.get_context("spawn"))
+    texts = notes(8)
+    docs = list(nlp.pipe(texts, n_process=2, batch_size=2))
+    assert entities(docs) == entities(nlp.pipe(texts))
