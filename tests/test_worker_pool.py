@@ -167,3 +167,26 @@ def test_spawned_workers_get_the_pipeline_pickled(rules_model_dir, monkeypatch):
     texts = notes(8)
     docs = list(nlp.pipe(texts, n_process=2, batch_size=2))
     assert entities(docs) == entities(nlp.pipe(texts))
+
+
+@Language.component("slow_in_workers")
+def slow_in_workers(doc):
+    if multiprocessing.parent_process() is not None:
+        import time
+
+        time.sleep(1.0)  # a worker busy with a long note
+    doc.user_data["pid"] = os.getpid()
+    return doc
+
+
+def test_the_caller_takes_back_a_batch_no_worker_has_begun(rules_model_dir):
+    nlp = spacy.load(rules_model_dir)
+    nlp.add_pipe("slow_in_workers")
+    texts = notes(6)  # batches of one: 0 and 1 queued for the worker, 2-5 made here
+    docs = list(nlp.pipe(texts, n_process=2, batch_size=1))
+    assert [doc.text for doc in docs] == texts
+    made_by = [doc.user_data["pid"] for doc in docs]
+    assert made_by[2:] == [os.getpid()] * 4
+    # The worker is still on its first batch (or not yet started) when the
+    # stream runs out: the caller makes a queued one instead of waiting.
+    assert made_by[:2].count(os.getpid()) >= 1

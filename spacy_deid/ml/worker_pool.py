@@ -9,6 +9,8 @@ parent has read the other worker's earlier batch. Here:
 - the calling process works too, on whole batches, whenever the Docs it
   must yield next are not ready; its own Docs are never serialised, and one
   fork fewer is paid for (start and copy-on-write faults, docs/speed.md);
+  with no new batch left to take, it takes back a queued batch that no
+  worker has begun, so the end of a short workload does not wait for one;
 - the workers take batches from one shared queue, so none waits its turn,
   and send their Docs back through one queue (a feeder thread sends them,
   so a worker goes on to its next batch at once);
@@ -111,7 +113,14 @@ def pipe_in_processes(
                 exhausted = batch is None
             if batch is not None:
                 read += 1
-                ready[batch[0]] = pool.run_here(batch)
+                ready[batch[0]] = pool.run_here([_with_context(item) for item in batch[1]])
+                continue
+            # Nothing new to take on: a queued batch no worker has begun is
+            # made here rather than waited for (the end of a short workload).
+            stolen = pool.take_back() if queued else None
+            if stolen is not None:
+                queued -= 1
+                ready[stolen[0]] = pool.run_here(stolen[1])
                 continue
             if queued:
                 result = pool.wait(results)
@@ -126,6 +135,10 @@ def _to_worker(item: Any) -> Tuple[Any, Any]:
     if isinstance(item, Doc):
         return item.to_bytes(), item._context
     return item, None
+
+
+def _with_context(item: Any) -> Tuple[Any, Any]:
+    return item, getattr(item, "_context", None)
 
 
 def _drain(results: multiprocessing.Queue) -> Iterator[Result]:
@@ -207,10 +220,21 @@ class _Pool:
                 proc.start()
                 self.procs.append(proc)
 
-    def run_here(self, batch: Batch) -> List[Doc]:
-        """A batch made in this process, on one thread like each worker; a
-        failure reaches the error handler as a worker's would."""
-        items = [(item, getattr(item, "_context", None)) for item in batch[1]]
+    def take_back(self) -> Optional[Batch]:
+        """A batch from the workers' queue that none of them has taken, or None.
+
+        Only while every worker is busy: an idle worker waits in `get()`
+        holding the queue's read lock, so the lock is not free and it keeps
+        the batch."""
+        try:
+            index, items = self.tasks.get_nowait()
+        except queue.Empty:
+            return None
+        return index, pickle.loads(items)
+
+    def run_here(self, items: List[Tuple[Any, Any]]) -> List[Doc]:
+        """A batch of (item, context) made in this process, on one thread like
+        each worker; a failure reaches the error handler as a worker's would."""
         try:
             with self._threads.limit(limits=1, user_api="blas"), _one_torch_thread():
                 return _process(self.nlp._ensure_doc_with_context, self.pipes, items)
