@@ -622,7 +622,7 @@ def test_3_sigterm_ends_the_workers_and_keeps_finished_files(tmp_path, rules_mod
     for i in range(3000):
         (source / f"{i:05d}.txt").write_text(NOTE * 5, encoding="utf-8")
     command = [sys.executable, "-c", "from spacy_deid.cli import main; main()", "deidentify", str(source), str(tmp_path / "out"),
-               "--model", str(rules_model_dir), "--n-process", "2", "--no-progress"]
+               "--model", str(rules_model_dir), "--n-process", "3", "--no-progress"]  # this process and 2 workers
     main = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.time() + 120
