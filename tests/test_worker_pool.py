@@ -39,6 +39,17 @@ def record_process(doc):
     return doc
 
 
+@Language.component("slow_in_caller")
+def slow_in_caller(doc):
+    # The caller takes back batches no worker has begun: slowed down, it
+    # leaves a worker time to start and take its first batch.
+    if multiprocessing.parent_process() is None:
+        import time
+
+        time.sleep(0.2)
+    return doc
+
+
 @Language.component("exit_worker_on_marker")
 def exit_worker_on_marker(doc):
     if doc.text.startswith("EXIT") and multiprocessing.parent_process() is not None:
@@ -84,6 +95,7 @@ def test_the_docs_are_spacys_in_input_order(nlp, count, n_process, batch_size):
 
 def test_the_caller_is_one_of_the_processes(rules_model_dir):
     nlp = spacy.load(rules_model_dir)
+    nlp.add_pipe("slow_in_caller")
     nlp.add_pipe("record_process")
     docs = list(nlp.pipe(notes(12), n_process=2, batch_size=2))
     made_by = {doc.user_data["pid"] for doc in docs}
@@ -131,8 +143,9 @@ def test_a_consumer_that_stops_early_ends_the_workers(nlp):
 
 def test_a_dead_worker_raises_instead_of_hanging(rules_model_dir):
     nlp = spacy.load(rules_model_dir)
+    nlp.add_pipe("slow_in_caller")
     nlp.add_pipe("exit_worker_on_marker")
-    texts = ["EXIT now."] + notes(11)  # the first batch always goes to a worker
+    texts = ["EXIT now."] + notes(11)  # the first batch is queued for the worker
     with pytest.raises(WorkerDiedError) as info:
         list(nlp.pipe(texts, n_process=2, batch_size=1))
     assert "exit code 3" in str(info.value)

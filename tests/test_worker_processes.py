@@ -3,8 +3,10 @@
 cut into batches that keep every process busy, the caller works as one of the
 N processes, the Docs are those of spaCy's own multiprocessing pipe and come
 in order, and the workers start no BLAS threads of their own."""
+import multiprocessing
 import os
 import sys
+import time
 import threading
 
 import numpy
@@ -53,6 +55,8 @@ def record_worker_threads(doc):
     from threadpoolctl import threadpool_info
 
     numpy.ones((64, 64)) @ numpy.ones((64, 64))  # a BLAS call, as the tok2vec makes
+    if multiprocessing.parent_process() is None:
+        time.sleep(0.2)  # the caller slowed down, so the worker starts and takes its batches
     doc.user_data["pid"] = os.getpid()
     # threads Python did not start (a BLAS pool's); the queue's feeder thread is Python's
     doc.user_data["native_threads"] = len(os.listdir("/proc/self/task")) - threading.active_count()
