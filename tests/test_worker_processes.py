@@ -6,8 +6,8 @@ in order, and the workers start no BLAS threads of their own."""
 import multiprocessing
 import os
 import sys
-import time
 import threading
+import time
 
 import numpy
 import pytest
