@@ -27,13 +27,11 @@ Processes forked after the switch (`nlp.pipe(n_process=N)`) run numpy's BLAS
 on one thread each, so N workers do not start N x cores threads.
 """
 import os
-from typing import Callable
+from typing import Callable, Iterator
 
 from spacy.language import Language
 from spacy.util import registry
-from thinc.api import NumpyOps, get_current_ops
-
-from .maxout import use_inference_maxout
+from thinc.api import Model, NumpyOps, get_current_ops
 
 _fork_hook_registered = False
 
@@ -61,6 +59,14 @@ def use_one_blas_thread_after_fork() -> None:
         _fork_hook_registered = True
 
 
+def model_nodes(nlp: Language) -> Iterator[Model]:
+    """Every Thinc model node of every component of `nlp` that has a model."""
+    for _, component in nlp.components:
+        model = getattr(component, "model", None)
+        if model is not None and hasattr(model, "walk"):
+            yield from model.walk()
+
+
 def use_numpy_matmul(nlp: Language) -> int:
     """Give every Thinc model of `nlp` a `NumpyOps(use_blis=False)`; the number of models changed.
 
@@ -69,14 +75,10 @@ def use_numpy_matmul(nlp: Language) -> int:
     """
     ops = NumpyOps(use_blis=False)
     changed = 0
-    for _, component in nlp.components:
-        model = getattr(component, "model", None)
-        if model is None or not hasattr(model, "walk"):
-            continue
-        for node in model.walk():
-            if type(node.ops) is NumpyOps and node.ops.use_blis:
-                node.ops = ops
-                changed += 1
+    for node in model_nodes(nlp):
+        if type(node.ops) is NumpyOps and node.ops.use_blis:
+            node.ops = ops
+            changed += 1
     if changed:
         use_one_blas_thread_after_fork()
     return changed
@@ -86,14 +88,10 @@ def use_blis_matmul(nlp: Language) -> int:
     """Give every Thinc model of `nlp` that uses numpy's BLAS Thinc's blis again; the number changed."""
     ops = NumpyOps(use_blis=True)
     changed = 0
-    for _, component in nlp.components:
-        model = getattr(component, "model", None)
-        if model is None or not hasattr(model, "walk"):
-            continue
-        for node in model.walk():
-            if type(node.ops) is NumpyOps and not node.ops.use_blis:
-                node.ops = ops
-                changed += 1
+    for node in model_nodes(nlp):
+        if type(node.ops) is NumpyOps and not node.ops.use_blis:
+            node.ops = ops
+            changed += 1
     return changed
 
 
@@ -140,6 +138,8 @@ def create_numpy_matmul_v2(
     def after_pipeline_creation(nlp: Language) -> Language:
         matmul(nlp)
         if inference_maxout:
+            from .maxout import use_inference_maxout  # maxout reads this module's model_nodes
+
             use_inference_maxout(nlp)
         return nlp
 

@@ -22,6 +22,8 @@ from thinc.api import Model
 from thinc.layers import maxout as thinc_maxout
 from thinc.types import Floats2d
 
+from .matmul import model_nodes
+
 thinc_maxout_forward = thinc_maxout.forward
 
 
@@ -46,14 +48,10 @@ def _no_backprop(d_best):
 
 def _swap(nlp: Language, old: Callable, new: Callable) -> int:
     changed = 0
-    for _, component in nlp.components:
-        model = getattr(component, "model", None)
-        if model is None or not hasattr(model, "walk"):
-            continue
-        for node in model.walk():
-            if node._func is old:
-                node._func = new
-                changed += 1
+    for node in model_nodes(nlp):
+        if node._func is old:
+            node._func = new
+            changed += 1
     return changed
 
 
