@@ -103,12 +103,33 @@ def installed():
 
 
 @pytest.mark.parametrize("group,name,value", installed())
+def test_installed_entry_point_is_the_registered_object(group, name, value):
+    """The installed metadata (the wheel's, in CI) names the object the code registers."""
+    (entry_point,) = [ep for ep in entry_points().select(group=group) if ep.name == name]
+    obj = entry_point.load()
+    if group == "spacy_factories":
+        assert spacy.registry.factories.get(name) is obj
+    else:
+        assert spacy.registry.get(SPACY_GROUPS[group], name) is obj
+
+
+def first_installed_per_group():
+    """One installed entry point of each group: a fresh interpreter that resolves
+    any name imports the package, which registers all the others too."""
+    firsts = {}
+    for group, name, value in installed():
+        firsts.setdefault(group, (group, name, value))
+    return list(firsts.values())
+
+
+@pytest.mark.parametrize("group,name,value", first_installed_per_group())
 def test_installed_entry_point_resolves_in_a_fresh_process(group, name, value):
     """spaCy finds the name through the entry point alone (a new interpreter, no import)."""
     if group == "spacy_factories":
         check = f"import spacy; nlp = spacy.blank('en'); assert nlp.has_factory({name!r})"
     else:
         check = f"import spacy; spacy.registry.{SPACY_GROUPS[group]}.get({name!r})"
+    check += "; import sys; assert 'spacy_deid' in sys.modules"
     result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
 
