@@ -1,6 +1,6 @@
 """Precision and recall of the rules alone (`deid_phi_rules`) per subtype.
 
-    python scripts/measure_rules.py ../shared/corpus/dev [--tokenizer deid|blank]
+    python scripts/measure_rules.py spacy_deid/data/dev_notes [--tokenizer deid|blank]
     python scripts/measure_rules.py --synth 200 --seed 1   # generated notes
 
 Compares rule hits with the gold mentions of i2b2 2014 XML files, by exact
