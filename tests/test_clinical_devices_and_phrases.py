@@ -157,6 +157,23 @@ def test_a_number_after_at_is_no_age_after_a_vital_sign(rules_nlp, text, ages):
     assert [e.text for e in rules_nlp(text).ents if e.label_ == labels.AGE] == ages
 
 
+@pytest.mark.parametrize("text, ages", [
+    # what a value holds at, in the same sentence: a lab, a drip, a setting, a state
+    ("Hct has stabilized at 36 after the transfusion.", []),
+    ("Continues on lasix drip at 10, good urine output.", []),
+    ("Dopa unable to wean today, remains at 5.", []),
+    ("Diminished breath sounds, PS at 13 with TV 500.", []),
+    ("Pt breathing over the vent by 20 overnight.", []),
+    ("NEEDS HOB NEEDS TO BE AT 91 FOR PT TO SWALLOW.", []),
+    # ... an age where the cue stands in the sentence before, or where none stands
+    ("Vitals stable. Widowed at 92, lives alone.", ["92"]),
+    ("Lasix drip off; married at 93, then widowed.", ["93"]),
+    ("Joined the navy at 94 and retired.", ["94"]),
+])
+def test_a_number_after_at_is_no_age_where_a_value_holds_at_it(rules_nlp, text, ages):
+    assert [e.text for e in rules_nlp(text).ents if e.label_ == labels.AGE] == ages
+
+
 
 @pytest.mark.parametrize("text, mention, label, kept", [
     # one word with a suffix of clinical word formation, capitalised as charting does

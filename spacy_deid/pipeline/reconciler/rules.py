@@ -89,6 +89,9 @@ Rule fields:
                  more words whose first word a first-name list knows and another
                  word a first-name or surname list knows ("ABEL FORMBY",
                  "anna louise k."): a full name is a name in any case
+    windows_in_sentence  (optional, with before/after) the windows stop at the
+                 end of the mention's sentence: a cue in the sentence before
+                 ("Vitals stable. Widowed at 92") is about something else
     sources      (optional) where the mention came from ("ner", "rule", or one
                  PHI pattern: "rule:<pattern id>"): the rule fires only on
                  mentions of these sources (a bare number the NER called an AGE
@@ -191,6 +194,7 @@ class Rule:
     skip_initials_and_signs: bool = False
     needs_word_from: Optional[str] = None
     needs_slip: bool = False
+    windows_in_sentence: bool = False
     description: str = field(default="", compare=False)
 
 
@@ -369,6 +373,7 @@ class RuleSet:
             skip_initials_and_signs=bool(raw.get("skip_initials_and_signs", False)),
             needs_word_from=raw.get("needs_word_from") or None,
             needs_slip=bool(raw.get("needs_slip", False)),
+            windows_in_sentence=bool(raw.get("windows_in_sentence", False)),
             description=raw.get("description", ""),
         )
 

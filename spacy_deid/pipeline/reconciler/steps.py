@@ -5,6 +5,7 @@ each step can be tested, and switched off, on its own. The seed is section
 3.3.4 of the hybrid CEGS N-GRID system; propagation follows the "trusted
 PHI" idea of the i2b2 2006 systems.
 """
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
@@ -130,6 +131,8 @@ def cue_distances(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet):
     if rule.after and mention.end < len(doc):
         last = min(len(doc), mention.end + rule.after)
         windows.append((doc[mention.end - 1].whitespace_ + doc[mention.end: last].text, False))
+    if rule.windows_in_sentence:
+        windows = [(within_sentence(text, from_end), from_end) for text, from_end in windows]
     cue, unless = rules.cue_regex(rule.cues), rules.cue_regex(rule.unless)
     unless_after = rules.cue_regex(unless_after_lists(rule))
     cue_d = unless_d = None
@@ -141,6 +144,19 @@ def cue_distances(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet):
         if d is not None and (unless_d is None or d < unless_d):
             unless_d = d
     return cue_d, unless_d
+
+
+# A sentence's end in a window's text: . ! ? or ; before whitespace, or a line break.
+SENTENCE_END = re.compile(r"[.!?;](?=\s)|\n")
+
+
+def within_sentence(text: str, from_end: bool) -> str:
+    """The part of a window's text in the mention's sentence: after the last
+    sentence end of a window before it, up to the first of a window after it."""
+    ends = list(SENTENCE_END.finditer(text))
+    if not ends:
+        return text
+    return text[ends[-1].end():] if from_end else text[: ends[0].start()]
 
 
 def context_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet) -> bool:
