@@ -307,3 +307,32 @@ def test_a_lexicon_rule_with_a_bad_pattern_is_refused():
     rule = dict(next(r for r in data["rules"] if r["id"] == "name_is_shift_key_slip"), pattern="(")
     with pytest.raises(ReconcilerRuleError, match="pattern is not a valid regular expression"):
         RuleSet.from_data({"rules": [rule], "lists": data["lists"]}, source="test")
+
+
+@pytest.fixture(scope="module")
+def job_nlp():
+    return lexicon_and_reconciler(lexicons={**DEVICE_LEXICONS, "JOB": ["locksmith"]})
+
+
+@pytest.mark.parametrize("text, mention, kept", [
+    # no job word: a clinical word or a phrase the NER took for a job
+    ("Pt was lavaged and suctioned.", "lavaged", False),
+    ("CO via fich is in the 5s.", "fich", False),
+    ("Old decubiti on the sacrum, intact.", "decubiti", False),
+    ("Fell at a gas station last night.", "gas station", False),
+    # an occupation cue in the sentence before is about something else
+    ("Excellent student; won a math olympiad medal.", "math olympiad", False),
+    # a job word: a title the lists tag, an agent-noun ending, an occupation cue
+    ("Her brother, a locksmith, visited.", "locksmith", True),
+    ("Worked thirty years as a stenographer.", "stenographer", True),
+    ("Two translators were at the bedside.", "translators", True),
+    ("Her son, a student, visited.", "student", True),
+    ("She is a bellhop downtown.", "bellhop", True),
+    ("Retired from roofing last year.", "roofing", True),
+    # a name or a handle: the type is wrong, the PHI is not
+    ("Probation officer is Peg, seen weekly.", "Peg", True),
+    ("Texted by quennell_77 overnight.", "quennell_77", True),
+    ("Posts from his account (thorne.music) upset her.", "thorne.music", True),
+])
+def test_a_profession_only_the_ner_found_needs_a_job_word(job_nlp, text, mention, kept):
+    assert entities_left(job_nlp, text, mention, labels.PROFESSION) == ([mention] if kept else [])
