@@ -336,3 +336,19 @@ def job_nlp():
 ])
 def test_a_profession_only_the_ner_found_needs_a_job_word(job_nlp, text, mention, kept):
     assert entities_left(job_nlp, text, mention, labels.PROFESSION) == ([mention] if kept else [])
+
+
+@pytest.mark.parametrize("text, from_end, expected", [
+    # a window before the mention keeps what follows the last sentence end
+    ("Vitals stable. Widowed ", True, " Widowed "),
+    ("drip off; married ", True, " married "),
+    ("line one\nline two ", True, "line two "),
+    ("approx 3.5 mg then ", True, "approx 3.5 mg then "),
+    # a window after it keeps what comes before the first
+    (" lives alone. Temp ok", False, " lives alone"),
+    (" to swallow", False, " to swallow"),
+])
+def test_a_window_is_cut_to_the_sentence(text, from_end, expected):
+    from spacy_deid.pipeline.reconciler.windows import within_sentence
+
+    assert within_sentence(text, from_end) == expected

@@ -5,7 +5,6 @@ each step can be tested, and switched off, on its own. The seed is section
 3.3.4 of the hybrid CEGS N-GRID system; propagation follows the "trusted
 PHI" idea of the i2b2 2006 systems.
 """
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
@@ -24,6 +23,7 @@ from .rules import (  # noqa: F401 (BEFORE_ONLY_LISTS: public here too)
     normalize_value,
     unless_after_lists,
 )
+from .windows import within_sentence
 from .mention_words import words_fit
 from .surroundings import follows_line_header, glued_text, line_starts_at
 from .typing_slips import is_near_miss
@@ -144,19 +144,6 @@ def cue_distances(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet):
         if d is not None and (unless_d is None or d < unless_d):
             unless_d = d
     return cue_d, unless_d
-
-
-# A sentence's end in a window's text: . ! ? or ; before whitespace, or a line break.
-SENTENCE_END = re.compile(r"[.!?;](?=\s)|\n")
-
-
-def within_sentence(text: str, from_end: bool) -> str:
-    """The part of a window's text in the mention's sentence: after the last
-    sentence end of a window before it, up to the first of a window after it."""
-    ends = list(SENTENCE_END.finditer(text))
-    if not ends:
-        return text
-    return text[ends[-1].end():] if from_end else text[: ends[0].start()]
 
 
 def context_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet) -> bool:
