@@ -37,6 +37,7 @@ the standard library).
 
 import argparse
 import gc
+import itertools
 import json
 import os
 import platform
@@ -373,22 +374,18 @@ def summarize(result: Dict[str, Any], words: int, notes: int) -> Dict[str, Any]:
 def peer_ratios(runs: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """Words/s of every pipeline over every peer, on the same notes and process
     count, round by round (measured minutes apart at most), and their median."""
-    measured = {
-        (row["kind"], row["system"], row["workload"], row["n_process"], row.get("round", 1)): row
-        for row in runs
-        if row.get("status") == "ok" and row.get("kind")
-    }
+    ok = [row for row in runs if row.get("status") == "ok" and row.get("kind")]
+    peers: Dict[tuple, List[Dict[str, Any]]] = {}
+    for row in ok:
+        if row["kind"] != "pipeline":
+            peers.setdefault((row["workload"], row["n_process"], row.get("round", 1)), []).append(row)
     by_pair: Dict[tuple, List[float]] = {}
-    for (kind, system, workload, n_process, round_number), row in measured.items():
-        if kind != "pipeline":
+    for row in ok:
+        if row["kind"] != "pipeline":
             continue
-        for (peer_kind, peer, peer_workload, peer_n, peer_round), peer_row in measured.items():
-            if peer_kind == "pipeline" or (peer_workload, peer_n, peer_round) != (
-                workload, n_process, round_number
-            ):
-                continue
-            ratio = row["words_per_second"] / peer_row["words_per_second"]
-            by_pair.setdefault((system, peer, workload, n_process), []).append(ratio)
+        for peer_row in peers.get((row["workload"], row["n_process"], row.get("round", 1)), []):
+            key = (row["system"], peer_row["system"], row["workload"], row["n_process"])
+            by_pair.setdefault(key, []).append(row["words_per_second"] / peer_row["words_per_second"])
     return [
         {
             "system": system,
@@ -588,11 +585,8 @@ def main(argv: Optional[List[str]] = None) -> None:
             words = whitespace_words(texts)
             # Round by round, every system in turn: a slow spell of the machine
             # then falls on all of them rather than on whichever ran during it.
-            for round_number, (name, kind, python, extra), n_process in (
-                (r, system, n)
-                for r in range(1, args.rounds + 1)
-                for system in systems
-                for n in args.processes
+            for round_number, (name, kind, python, extra), n_process in itertools.product(
+                range(1, args.rounds + 1), systems, args.processes
             ):
                 job = {
                     "kind": kind,

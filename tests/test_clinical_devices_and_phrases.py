@@ -349,6 +349,6 @@ def test_a_profession_only_the_ner_found_needs_a_job_word(job_nlp, text, mention
     (" to swallow", False, " to swallow"),
 ])
 def test_a_window_is_cut_to_the_sentence(text, from_end, expected):
-    from spacy_deid.pipeline.reconciler.windows import within_sentence
+    from spacy_deid.pipeline.reconciler.surroundings import within_sentence
 
     assert within_sentence(text, from_end) == expected

@@ -23,9 +23,8 @@ from .rules import (  # noqa: F401 (BEFORE_ONLY_LISTS: public here too)
     normalize_value,
     unless_after_lists,
 )
-from .windows import within_sentence
 from .mention_words import words_fit
-from .surroundings import follows_line_header, glued_text, line_starts_at
+from .surroundings import follows_line_header, glued_text, line_starts_at, within_sentence
 from .typing_slips import is_near_miss
 
 NER_SOURCE = "ner"

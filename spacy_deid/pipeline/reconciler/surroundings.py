@@ -1,7 +1,10 @@
-"""What stands right around a mention, for the rule options `after_line_header`
-and `glued_pattern` (rules.py): the header that opens its line ("CV: ...")
-and the characters glued to it ("4." before "7/2"). Token-level helpers that
-never rebuild the note's text (a reconciler call reads it at most once)."""
+"""What stands right around a mention, for the rule options `after_line_header`,
+`glued_pattern` and `windows_in_sentence` (rules.py): the header that opens its
+line ("CV: ..."), the characters glued to it ("4." before "7/2") and the part of
+a cue window in its sentence. Token-level helpers that never rebuild the note's
+text (a reconciler call reads it at most once)."""
+import re
+
 from spacy.tokens import Doc
 
 from .rules import normalize_value
@@ -12,6 +15,8 @@ HEADER_ENDS = frozenset({":", "-", "--"})
 HEADER_MAX_TOKENS = 4
 # How many characters on each side of a mention `glued_pattern` sees.
 GLUED_CHARS = 8
+# A sentence's end in a window's text: . ! ? or ; before whitespace, or a line break.
+SENTENCE_END = re.compile(r"[.!?;](?=\s)|\n")
 
 
 def line_starts_at(doc: Doc, i: int) -> bool:
@@ -60,3 +65,12 @@ def glued_text(doc: Doc, start: int, end: int) -> str:
         after += doc[i].text_with_ws
         i += 1
     return before[-GLUED_CHARS:] + "|" + after[:GLUED_CHARS]
+
+
+def within_sentence(text: str, from_end: bool) -> str:
+    """The part of a window's text in the mention's sentence: after the last
+    sentence end of a window before it, up to the first of a window after it."""
+    ends = list(SENTENCE_END.finditer(text))
+    if not ends:
+        return text
+    return text[ends[-1].end():] if from_end else text[: ends[0].start()]
