@@ -13,7 +13,8 @@ source pipeline's output on the pool, most uncertain note first
 Recipes: `--phi-free-share S` trains on the notes' lines, all with PHI and a
 share S of the others (transfer.phi_windows, `finetune-mix --phi-free-share`);
 `--learn-rate` sets the optimizer's rate; `--also-recall` scores the held-out
-notes at the `recall` operating point too; `--merge` puts runs side by side.
+notes at the `recall` operating point too, `--also-corpus-aware` corpus-aware
+(the evidence learned from the held-out notes); `--merge` puts runs side by side.
 
 For each N the installed pipeline (`--source`) is fine-tuned as the project's
 `fine-tune-site` workflow does (spacy_deid/transfer.py: every component
@@ -59,7 +60,7 @@ from spacy_deid.evaluation.measures import ALL_SUBTYPES, BINARY_TOKEN, STRICT
 from spacy_deid.evaluation.pairing import pair_notes
 from spacy_deid.evaluation.report import build_report
 from spacy_deid.evaluation.schemes import get_scheme
-from spacy_deid.evaluation.systems import run_pipeline
+from spacy_deid.evaluation.systems import CorpusAware, run_pipeline
 from spacy_deid.pipeline.confidence.component import load_at_operating_point
 from spacy_deid.review.page import review_note, uncertainty_order
 from spacy_deid.transfer import finetune_config, phi_windows
@@ -132,9 +133,11 @@ def reviewed(note: Note, predicted: Note) -> Note:
     return Note(note.note_id, note.text, mentions, note.patient_id)
 
 
-def site_scores(nlp, held_out: Sequence[Note], prefix: str = "site") -> Dict[str, float]:
+def site_scores(nlp, held_out: Sequence[Note], prefix: str = "site",
+                corpus_aware: Optional[CorpusAware] = None) -> Dict[str, float]:
+    predicted = run_pipeline(nlp, held_out, corpus_aware=corpus_aware)
     site = build_report(
-        pair_notes(held_out, run_pipeline(nlp, held_out)), system={}, gold={}, scheme=PHYSIONET
+        pair_notes(held_out, predicted), system={}, gold={}, scheme=PHYSIONET
     )["scores"][ALL_SUBTYPES][BINARY_TOKEN]["overall"]
     return {f"{prefix}_binary_p": site["p"], f"{prefix}_binary_r": site["r"],
             f"{prefix}_binary_f": site["f"]}
@@ -151,6 +154,12 @@ def scores(nlp, held_out: Sequence[Note], dev: Sequence[Note]) -> Dict[str, floa
 def recall_point_scores(model, held_out: Sequence[Note]) -> Dict[str, float]:
     """Held-out scores of `model` at its `recall` operating point."""
     return site_scores(load_at_operating_point(model, "recall"), held_out, prefix="recall")
+
+
+def corpus_aware_scores(nlp, held_out: Sequence[Note]) -> Dict[str, float]:
+    """Held-out scores with corpus evidence learned from the held-out notes
+    themselves: the batch the site de-identifies (`deidentify --corpus-aware`)."""
+    return site_scores(nlp, held_out, prefix="aware", corpus_aware=CorpusAware())
 
 
 def ordered_pool(nlp, pool: Sequence[Note], order: str):
@@ -266,20 +275,26 @@ def markdown_table(results: Dict) -> str:
     def pct(value: Optional[float]) -> str:
         return "–" if value is None else f"{100 * value:.1f}"
 
+    runs = recipes_of(results)
+    # Corpus-aware columns only where a run has them (--also-corpus-aware).
+    aware = any("aware_binary_p" in row for run in runs for row in run["rows"])
     lines = [
         "| recipe | corrected notes (patients) | held-out binary token P | R | F1 "
-        "| at `recall`: P | R | dev strict F1 | fine-tune s | calibrate s | evaluate s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| at `recall`: P | R " + ("| corpus-aware: P | R " if aware else "")
+        + "| dev strict F1 | fine-tune s | calibrate s | evaluate s |",
+        "|---|---|---|---|---|---|---|" + ("---|---|" if aware else "") + "---|---|---|---|",
     ]
-    for run in recipes_of(results):
+    for run in runs:
         for row in run["rows"]:
             # N = 0 fine-tuned: the control run, generated notes only.
             notes = "0, fine-tuned" if not row["notes"] and row.get("train_s") else row["notes"]
+            aware_cells = (f"| {pct(row.get('aware_binary_p'))} | {pct(row.get('aware_binary_r'))} "
+                           if aware else "")
             lines.append(
                 f"| {recipe_name(run)} | {notes} ({row['patients']}) "
                 f"| {pct(row['site_binary_p'])} | {pct(row['site_binary_r'])} "
                 f"| {pct(row['site_binary_f'])} | {pct(row.get('recall_binary_p'))} "
-                f"| {pct(row.get('recall_binary_r'))} | {pct(row['dev_strict_f'])} "
+                f"| {pct(row.get('recall_binary_r'))} {aware_cells}| {pct(row['dev_strict_f'])} "
                 f"| {row.get('train_s', 0):.0f} | {row.get('calibrate_s', 0):.0f} "
                 f"| {row['evaluate_s']:.0f} |"
             )
@@ -323,6 +338,9 @@ def main(argv: Optional[List[str]] = None) -> None:
                         "others (default: whole notes)")
     parser.add_argument("--also-recall", action="store_true",
                         help="also score the held-out notes at the `recall` operating point")
+    parser.add_argument("--also-corpus-aware", action="store_true",
+                        help="also score the held-out notes corpus-aware, the evidence learned "
+                        "from the held-out notes (docs/corpus-aware.md)")
     parser.add_argument("--skip-zero", action="store_true",
                         help="do not score the source pipeline (N = 0) in this run")
     parser.add_argument("--recipe", default="", help="a name for this run's recipe")
@@ -384,6 +402,8 @@ def main(argv: Optional[List[str]] = None) -> None:
                    "evaluate_s": time.time() - started}
             if args.also_recall:
                 row.update(recall_point_scores(args.source, held_out))
+            if args.also_corpus_aware:
+                row.update(corpus_aware_scores(base_nlp, held_out))
             results["rows"].append(row)
             print(json.dumps(row), flush=True)
         for size in sorted(args.sizes):
@@ -395,6 +415,8 @@ def main(argv: Optional[List[str]] = None) -> None:
                    **timing, "evaluate_s": time.time() - started}
             if args.also_recall:
                 row.update(recall_point_scores(model, held_out))
+            if args.also_corpus_aware:
+                row.update(corpus_aware_scores(spacy.load(model), held_out))
             if args.keep:
                 shutil.copytree(model, args.keep / f"site-{size}", dirs_exist_ok=True)
             results["rows"].append(row)

@@ -122,6 +122,82 @@ def test_evaluate_a_pipeline(tmp_path, gold_dir, rules_model):
     assert "nothing (rules)" in (out / "report.md").read_text()
 
 
+def _binary_recall(out):
+    return json.loads((out / "report.json").read_text())["scores"]["all"]["binary_token"]["overall"]
+
+
+def test_evaluate_a_pipeline_at_an_operating_point(tmp_path, gold_dir, rules_model):
+    scores = {}
+    for point in (None, "recall", "0.999"):
+        out = tmp_path / f"report-{point}"
+        flags = [] if point is None else ["--operating-point", point]
+        result = run("evaluate", rules_model, gold_dir, "--output", out, "--no-plots", *flags)
+        assert result.exit_code == 0, result.output
+        scores[point] = _binary_recall(out)["r"]
+        report = json.loads((out / "report.json").read_text())
+        assert report["system"].get("operating_point") == point
+        assert ("**Run**: operating point" in (out / "report.md").read_text()) == (point is not None)
+    # The recall point adds the safety net (the name after "Dr."); a threshold
+    # over every calibrated score keeps nothing.
+    assert scores["recall"] > scores[None] > scores["0.999"] == 0
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--operating-point", "loud"], "operating point must be"),
+    (["--corpus-aware"], "apply to a pipeline only"),
+    (["--operating-point", "recall"], "apply to a pipeline only"),
+])
+def test_evaluate_run_settings_that_cannot_be_used_fail(tmp_path, gold_dir, system_dir,
+                                                         rules_model, flags, message):
+    system = rules_model if "loud" in flags else system_dir
+    result = run("evaluate", system, gold_dir, "--output", tmp_path / "r", "--no-plots", *flags)
+    assert result.exit_code == 1 and message in result.output
+
+
+# Four patients' notes (file names PPP-RR): "Foley" is written in lower case
+# by three patients' notes (site vocabulary, docs/corpus-aware.md), and the
+# pipeline tags its capitalised use as a name; "Zorblatt" is patient 201's
+# name, tagged in one of that patient's notes and not the other.
+SITE = {
+    "201-01": ("Foley draining well. Zorblatt resting.", [(21, 29, labels.PATIENT)]),
+    "201-02": ("Zorblatt up in chair, foley in place.", [(0, 8, labels.PATIENT)]),
+    "202-01": ("New foley placed, urine clear.", []),
+    "203-01": ("Foley changed; foley care given.", []),
+    "204-01": ("Bladder scan, then foley.", []),
+}
+
+
+@pytest.fixture
+def site_model(tmp_path):
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("entity_ruler")
+    ruler.add_patterns([{"label": labels.PATIENT, "pattern": "Foley"},
+                        {"label": labels.PATIENT, "pattern": [{"TEXT": "Zorblatt"}, {"TEXT": "resting"}]}])
+    path = tmp_path / "site-model"
+    nlp.to_disk(path)
+    return path
+
+
+@pytest.mark.parametrize("flags, tp, fp, run_line", [
+    ([], 1, 3, None),  # "Zorblatt" once (and "resting" with it), "Foley" twice
+    (["--corpus-aware"], 2, 1, "**Run**: corpus-aware"),  # Foley dropped, Zorblatt added
+    (["--corpus-aware", "--no-share-across-patients"], 2, 1, "nothing shared across patients"),
+])
+def test_evaluate_corpus_aware(tmp_path, site_model, flags, tp, fp, run_line):
+    gold = write_folder(tmp_path / "site-gold", SITE)
+    out = tmp_path / "report"
+    result = run("evaluate", site_model, gold, "--output", out, "--no-plots", *flags)
+    assert result.exit_code == 0, result.output
+    binary = _binary_recall(out)
+    assert (binary["tp"], binary["fp"]) == (tp, fp)
+    report = json.loads((out / "report.json").read_text())
+    assert report["system"].get("corpus_aware", False) == bool(flags)
+    markdown = (out / "report.md").read_text()
+    assert (run_line in markdown) if run_line else "**Run**" not in markdown
+    for phi in ("Zorblatt", "Foley", "foley"):
+        assert phi not in result.output and phi not in markdown
+
+
 def test_evaluate_disagreeing_note_ids_fail_clearly(tmp_path, gold_dir):
     system = write_folder(tmp_path / "other", {"101-01": GOLD["101-01"]})
     result = run("evaluate", system, gold_dir, "--output", tmp_path / "r", "--no-plots")

@@ -80,3 +80,25 @@ def test_fast_config_is_the_cpu_config_plus_the_fast_edit():
     config = load_config(REPO / "configs" / "cpu.cfg", interpolate=False)
     speed_options.fast(config)
     assert config == load_config(REPO / "configs" / "cpu_fast.cfg", interpolate=False)
+
+
+def _curve_row(notes, **extra):
+    row = {"notes": notes, "patients": notes // 5, "site_binary_p": 0.8, "site_binary_r": 0.97,
+           "site_binary_f": 0.88, "dev_strict_f": 0.92, "evaluate_s": 10}
+    return {**row, **extra}
+
+
+@pytest.mark.parametrize("rows, aware_header, cells", [
+    ([_curve_row(0), _curve_row(50)], False, 11),
+    ([_curve_row(0, aware_binary_p=0.805, aware_binary_r=0.973), _curve_row(50)], True, 13),
+])
+def test_learning_curve_table_shows_corpus_aware_columns_only_when_measured(rows, aware_header, cells):
+    import learning_curve
+
+    table = learning_curve.markdown_table({"settings": {"recipe": "r"}, "rows": rows})
+    header, rule, first, second = table.splitlines()
+    assert ("corpus-aware: P" in header) == aware_header
+    for line in (header, rule, first, second):
+        assert line.count("|") - 1 == cells
+    if aware_header:
+        assert "| 80.5 | 97.3 |" in first and "| – | – |" in second

@@ -13,7 +13,7 @@ from ..evaluation.pairing import EvaluationInputError, pair_notes
 from ..evaluation.plots import MissingPlotDependency, require_matplotlib
 from ..evaluation.report import build_report, write_report
 from ..evaluation.schemes import I2B2_2014, get_scheme, scheme_names
-from ..evaluation.systems import System, load_system, read_notes
+from ..evaluation.systems import CorpusAware, System, load_system, read_notes
 from . import app
 from ._util import IF_EMPTY_HELP, corpus_path_or_default, warn_lines
 
@@ -45,9 +45,15 @@ def check_label_set(label_set: str) -> None:
 
 
 def load_scored_system(
-    system: str, gold: List[Note], lenient: bool, log: Optional[ProblemLog] = None
+    system: str,
+    gold: List[Note],
+    lenient: bool,
+    log: Optional[ProblemLog] = None,
+    operating_point: Optional[str] = None,
+    corpus_aware: Optional[CorpusAware] = None,
 ) -> System:
-    return load_system(system, gold, lenient=lenient, log=log)
+    return load_system(system, gold, lenient=lenient, log=log,
+                       operating_point=operating_point, corpus_aware=corpus_aware)
 
 
 @app.command("evaluate")
@@ -68,6 +74,20 @@ def evaluate_cli(
     lenient: bool = typer.Option(False, "--lenient", help="Skip and count bad tags in the XML"),
     if_empty: Optional[Path] = typer.Option(None, "--if-empty", help=IF_EMPTY_HELP),
     scheme_name: str = typer.Option(I2B2_2014, "--scheme", help=SCHEME_HELP),
+    operating_point: Optional[str] = typer.Option(
+        None, "--operating-point",
+        help="A pipeline's operating point: balanced, recall or a score threshold in 0..1, "
+        "as `deidentify --operating-point` (docs/recall.md); default: the pipeline's",
+    ),
+    corpus_aware: bool = typer.Option(
+        False, "--corpus-aware",
+        help="Score what `deidentify --corpus-aware` releases: corpus evidence learned from all "
+        "the gold notes' texts (patients from the corpus) and applied (docs/corpus-aware.md)",
+    ),
+    share_across_patients: bool = typer.Option(
+        True, "--share-across-patients/--no-share-across-patients",
+        help="With --corpus-aware: as `deidentify --no-share-across-patients` when off",
+    ),
 ) -> None:
     """Score a system against gold notes: entity strict/relaxed, token, binary,
     all subtypes and HIPAA subsets, confusion matrix, leak list."""
@@ -85,7 +105,8 @@ def evaluate_cli(
     log = ProblemLog(lenient=lenient)
     try:
         gold_notes = read_gold(gold, lenient, log)
-        scored = load_scored_system(system, gold_notes, lenient, log)
+        aware = CorpusAware(share_across_patients) if corpus_aware else None
+        scored = load_scored_system(system, gold_notes, lenient, log, operating_point, aware)
         pairs = pair_notes(gold_notes, scored.notes)
     except INPUT_ERRORS as err:
         raise fail(err)

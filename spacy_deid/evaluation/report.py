@@ -123,6 +123,17 @@ def _table(header: List[str], rows: List[List[Any]], align: Optional[List[str]] 
     return "\n".join([_row(header), _row(align)] + [_row(r) for r in rows])
 
 
+def _run_settings(system: Dict[str, Any]) -> List[str]:
+    """The report's line on how a pipeline was run, where not as saved."""
+    settings = []
+    if system.get("operating_point") is not None:
+        settings.append(f"operating point {system['operating_point']}")
+    if system.get("corpus_aware"):
+        shared = "" if system.get("share_across_patients", True) else ", nothing shared across patients"
+        settings.append(f"corpus-aware{shared}")
+    return [f"- **Run**: {'; '.join(settings)}"] if settings else []
+
+
 def render_markdown(report: Dict[str, Any], *, plots: Optional[Dict[str, str]] = None) -> str:
     scores = report["scores"]
     system, gold = report["system"], report["gold"]
@@ -130,6 +141,7 @@ def render_markdown(report: Dict[str, Any], *, plots: Optional[Dict[str, str]] =
     out += [
         f"- **System**: {system.get('name')} ({system.get('kind')})",
         f"- **Trained on**: {system.get('trained_on') or 'not stated'}",
+        *_run_settings(system),
         f"- **Tested on**: {gold.get('path')} — {gold['notes']} notes "
         f"({gold['empty_notes']} without PHI), {gold['mentions']} gold mentions, "
         f"{report['predicted_mentions']} predicted",

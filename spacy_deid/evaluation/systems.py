@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from ..corpus import Note, ProblemLog, doc_to_note, read_corpus
+from .pairing import EvaluationInputError
 
 # Files whose presence marks a folder as a saved spaCy pipeline.
 _PIPELINE_MARKERS = ("config.cfg", "meta.json")
@@ -31,11 +32,19 @@ def load_pipeline(name: Union[str, Path]):
 
 
 def run_pipeline(
-    nlp, gold: Iterable[Note], *, enable: Optional[Iterable[str]] = None, batch_size: int = 16
+    nlp,
+    gold: Iterable[Note],
+    *,
+    enable: Optional[Iterable[str]] = None,
+    batch_size: int = 16,
+    corpus_aware: Optional["CorpusAware"] = None,
 ) -> List[Note]:
     """The pipeline's doc.ents on each gold text, as Notes with the gold note ids.
 
     `enable`: the components to run (all others are switched off); None runs all.
+    `corpus_aware`: learn corpus evidence from all the gold texts' Docs and apply
+    it before scoring, as `spacy-deid deidentify --corpus-aware` does with a batch
+    (patients: the gold notes' patient ids; a note without one is its own patient).
     """
     gold = list(gold)
     texts = [note.text for note in gold]
@@ -46,7 +55,32 @@ def run_pipeline(
         disable = [name for name in nlp.pipe_names if name not in enable]
         with nlp.select_pipes(disable=disable):
             docs = list(nlp.pipe(texts, batch_size=batch_size))
+    if corpus_aware is not None:
+        corpus_aware.apply(docs, [note.patient_id or f"note:{note.note_id}" for note in gold])
     return [doc_to_note(doc, note_id=note.note_id) for doc, note in zip(docs, gold)]
+
+
+@dataclass(frozen=True)
+class CorpusAware:
+    """The settings of corpus-aware scoring (docs/corpus-aware.md): what
+    `deidentify --corpus-aware [--no-share-across-patients]` would release."""
+
+    share_across_patients: bool = True
+
+    def apply(self, docs: List[Any], patients: List[str]) -> None:
+        """Learn the evidence from every Doc, then change each Doc's entities by it."""
+        from ..deid.corpus_evidence import CorpusEvidence
+
+        evidence = CorpusEvidence.from_docs(
+            zip(docs, patients),
+            share_titled_names=self.share_across_patients,
+            share_site_places=self.share_across_patients,
+        )
+        for doc, patient in zip(docs, patients):
+            evidence.apply(doc, patient)
+
+    def info(self) -> Dict[str, Any]:
+        return {"corpus_aware": True, "share_across_patients": self.share_across_patients}
 
 
 @dataclass
@@ -76,9 +110,28 @@ def load_system(
     *,
     lenient: bool = False,
     log: Optional[ProblemLog] = None,
+    operating_point: Optional[str] = None,
+    corpus_aware: Optional[CorpusAware] = None,
 ) -> System:
-    """Read an output folder, or load a pipeline (name or path) and run it on the gold texts."""
+    """Read an output folder, or load a pipeline (name or path) and run it on the
+    gold texts: at `operating_point` (balanced, recall or a threshold) if given,
+    corpus-aware over all the gold notes if `corpus_aware` is given."""
     if is_output_folder(system):
+        if operating_point is not None or corpus_aware is not None:
+            raise EvaluationInputError(
+                f"{system}: a folder of system outputs; an operating point and corpus-aware "
+                "scoring apply to a pipeline only"
+            )
         return System(str(system), "outputs", read_notes(system, lenient=lenient, log=log))
-    nlp = load_pipeline(system)
-    return System(str(system), "pipeline", run_pipeline(nlp, gold), pipeline_info(nlp))
+    if operating_point is None:
+        nlp = load_pipeline(system)
+    else:
+        from ..pipeline.confidence import load_at_operating_point
+
+        nlp = load_at_operating_point(system, operating_point)
+    info = pipeline_info(nlp)
+    if operating_point is not None:
+        info["operating_point"] = operating_point
+    if corpus_aware is not None:
+        info.update(corpus_aware.info())
+    return System(str(system), "pipeline", run_pipeline(nlp, gold, corpus_aware=corpus_aware), info)
