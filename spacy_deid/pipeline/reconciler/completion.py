@@ -540,13 +540,21 @@ def _inner_head(
     start = word
     while start > 0 and word - start < MAX_INNER_TAIL and _free(owner, start - 1, start) \
             and _capitalised(doc[start - 1]) and doc[start - 1].lower_ not in not_names \
-            and doc[start - 1].lower_ not in rules.guard_words:
+            and doc[start - 1].lower_ not in rules.guard_words and not _job_title_word(doc[start - 1]):
         start -= 1
         if start > 0 and _joined(doc, start - 1) != " ":
             break
     if start == word or not _free(owner, start, word + 1):
         return None
     return start, mention.end
+
+
+def _job_title_word(token: Token) -> bool:
+    """A word of a job's title that names no institution ("CEO", "Director",
+    "Chief" of "CEO of QMX", "Director of Nursing"): the person's post, not the
+    name of the institution after "of"."""
+    tags = lexicon_tags(token)
+    return lexicon.JOB in tags and lexicon.INSTITUTION not in tags
 
 
 def _joined_place(doc: Doc, mention: Mention, owner) -> Optional[Mention]:
