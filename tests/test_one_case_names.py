@@ -5,7 +5,7 @@ import pytest
 
 from spacy_deid import labels
 
-LEXICONS = {"FIRST": ["Abel", "Rosalind"], "LAST": ["Quennell", "Stone", "Formby"]}
+LEXICONS = {"FIRST": ["Abel", "Rosalind", "Will"], "LAST": ["Quennell", "Stone", "Formby"]}
 D = labels.DOCTOR
 
 
@@ -32,6 +32,14 @@ def nlp(reconciler_nlp_with):
         # negatives: the word before is no first name, or the mention no first name
         ("seen with stone rosalind quennell today.", "rosalind quennell", [("rosalind quennell", D)]),
         ("seen with abel formby quennell today.", "formby quennell", [("formby quennell", D)]),
+        # an initial and a surname take the first name before them (a signature line)
+        ("QUIET NIGHT.\n ABEL Q. FORMBY-QUENNELL, RRT", "Q. FORMBY-QUENNELL",
+         [("ABEL Q. FORMBY-QUENNELL", D)]),
+        ("all is well. abel q. formby rrt", "q. formby", [("abel q. formby", D)]),
+        # ... not a stop word that a first-name list holds, nor a word no first name
+        ("HE WILL Q. FORMBY, RN", "Q. FORMBY", [("Q. FORMBY", D)]),
+        ("SEEN BY Q. FORMBY, RN", "Q. FORMBY", [("Q. FORMBY", D)]),
+        ("seen by stone q. formby rn", "q. formby", [("q. formby", D)]),
     ],
 )
 def test_one_case_name_grows_over_name_words(nlp, entities_from_ner, text, found, expected):

@@ -62,6 +62,7 @@ Repairs of the opposite kind, where a mention ran too far:
 The lexicon-guarded growths use `Token._.lexicon` (the `deid_lexicon`
 component); without it they do not fire.
 """
+import re
 from typing import List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Token
@@ -118,6 +119,8 @@ HANDLE_JOINERS = frozenset({".", "_", "-"})
 OPEN_QUOTES = frozenset({'"', "\u201c", "'", "\u2018"})
 CLOSE_QUOTES = frozenset({'"', "\u201d", "'", "\u2019"})
 
+# A one-letter initial with its period ("Q.", "q."), as the tokenizer keeps it.
+INITIAL = re.compile(r"^[A-Za-z]\.$")
 
 def complete_mentions(
     doc: Doc, mentions: List[Mention], rules: RuleSet, cased: Optional[bool] = None
@@ -221,24 +224,28 @@ def _is_title_word(token: Token, rules: RuleSet) -> bool:
 def _one_case_name(doc: Doc, mention: Mention, owner, rules: RuleSet) -> Optional[Tuple[int, int]]:
     """A person's name typed in one case, found in part: a first name found
     alone takes the surname after it ("dr. abel quennell" found as "abel"), a
-    first-and-last name the first name before it ("abel rosalind quennell"
-    found as "rosalind quennell"). Capitals cannot tell a name from a word
-    there, so the lexicon decides: the word after must be a surname that is no
-    English word, the word before a first name before another."""
+    first-and-last name, or an initial and a surname, the first name before it
+    ("abel rosalind quennell" found as "rosalind quennell", "ABEL Q. FORMBY, RRT"
+    as "Q. FORMBY"). Capitals cannot tell a name from a word there, so the
+    lexicon decides: the word after must be a surname that is no English word,
+    the word before a first name."""
     if not has_token_feature(doc, "lexicon"):
         return None
     words = doc[mention.start: mention.end]
-    if not all(t.is_alpha for t in words) or not (words.text.islower() or words.text.isupper()):
+    initial = len(words) >= 2 and INITIAL.match(words[0].text) is not None
+    if not (initial or all(t.is_alpha for t in words)) or not (words.text.islower() or words.text.isupper()):
         return None
     lower = words.text.islower()
     start, end = mention.start, mention.end
-    if _name_neighbour(doc, end, lower, rules) and _joined(doc, end - 1) == " " \
+    if not initial and _name_neighbour(doc, end, lower, rules) and _joined(doc, end - 1) == " " \
             and "FIRST" in lexicon_tags(doc[end - 1]) and "LAST" in lexicon_tags(doc[end]) \
             and doc[end].lower_ not in rules.lists.get(ENGLISH_LIST, ()) and _free(owner, end, end + 1):
         end += 1
     before = start - 1
-    if end - start >= 2 and _name_neighbour(doc, before, lower, rules) and _joined(doc, before) == " " \
-            and "FIRST" in lexicon_tags(doc[before]) and "FIRST" in lexicon_tags(doc[start]) \
+    # _name_neighbour turns away cue and guard words ("WILL A. FORMBY": the verb).
+    first_name_before = initial or "FIRST" in lexicon_tags(doc[start])
+    if end - start >= 2 and first_name_before and _name_neighbour(doc, before, lower, rules) \
+            and _joined(doc, before) == " " and "FIRST" in lexicon_tags(doc[before]) \
             and _free(owner, before, start):
         start = before
     return (start, end)
