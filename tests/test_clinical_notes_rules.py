@@ -53,6 +53,13 @@ NUMBER_CASES = [
     ("age_with_age_word", "Her age 94, lives alone", "94", labels.AGE, True),
     ("age_before_female", "Transferred 93 female from rehab", "93", labels.AGE, True),
     ("age_impossible", "Urine 700 today after lasix", "700", labels.AGE, False),
+    # a number in words needs age evidence in its sentence, as one in digits does
+    ("age_words_count", "Two older brothers live nearby", "Two", labels.AGE, False),
+    ("age_words_sum", "he gave away forty thousand dollars", "forty", labels.AGE, False),
+    ("age_words_cue_in_sentence_before", "Lives at home. Two brothers nearby.", "Two", labels.AGE, False),
+    ("age_words_year_old", "a ninety-two year old man", "ninety-two", labels.AGE, True),
+    ("age_words_turned", "He turned sixty last spring", "sixty", labels.AGE, True),
+    ("age_words_after_at", "She left home at fourteen and moved", "fourteen", labels.AGE, True),
     ("date_bare_number", "Temp 40 overnight and stable", "40", labels.DATE, False),
     ("date_blood_gas", "Repeat abg 7.40/33/82 improved", "7.40/33/82", labels.DATE, False),
     ("date_word", "Weaned to psv overnight", "psv", labels.DATE, False),

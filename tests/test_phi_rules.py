@@ -382,6 +382,8 @@ AGE_POSITIVES = [
     ("Two children (11, 6) at home.", "11", labels.AGE),
     ("Two children (11, 6) at home.", "6", labels.AGE),
     ("Has a sister (75) with asthma.", "75", labels.AGE),
+    ("Her uncle (eight, a retired inspector) lives nearby.", "eight", labels.AGE),
+    ("Lives with her brother (52, a roofer).", "52", labels.AGE),
     ("Worried about her mother, 60, who is ill.", "60", labels.AGE),
     ("Her father is 53 and lives nearby.", "53", labels.AGE),
     ("His brother, who is 57, helps out.", "57", labels.AGE),
@@ -406,6 +408,7 @@ AGE_NEGATIVES = [
     "Falls asleep at 2, wakes at 7.",
     "Her mother, who is ill, visits.",
     "His sister (see above) helps.",
+    "Her sister (2nd of 3, married) helps.",
 ]
 
 
