@@ -455,6 +455,7 @@ DATE_POSITIVES = [
     ("Declining since fall 2067.", "fall 2067", labels.DATE),
     ("Using more since this spring.", "spring", labels.DATE),
     ("Plans to return in the fall.", "fall", labels.DATE),
+    ("Back to school for the spring semester.", "spring", labels.DATE),
     ("Diagnosed 2068 by neurology.", "2068", labels.DATE),
     ("Quit drinking in 2015.", "2015", labels.DATE),
     ("Served 2066-2078 in the Army.", "2066", labels.DATE),
@@ -498,6 +499,10 @@ DATE_NEGATIVES = [
     "Penelope Sunday is a 30 yo woman.",
     "Transfer of care from Dr June Roe.",
     "Signed: Vikram Friday, MD",
+    # a season naming a kind of time or thing: a habit, not a date
+    "Lives up north in the summer months.",
+    "During the winter break he stayed home.",
+    "Went to summer camp as a child.",
     "Pt Name: Ada April",
     "Starts IOP at Easter Institute soon.",
 ]
