@@ -127,10 +127,6 @@ VOCABULARY_CASES = [
     ("device_brand_as_name", "Dobhoff placed, position verified", "Dobhoff", labels.PATIENT, False),
     ("two_word_brand_as_place", "Bear Hugger on for low temp", "Bear Hugger", labels.CITY, False),
     ("brand_word_after_title", "Case discussed with Dr. Ambu today", "Ambu", labels.DOCTOR, True),
-    ("eponym_position_as_town", "Placed in Trendelenburg for the line", "Trendelenburg", labels.CITY, False),
-    ("eponym_sign_as_name", "Neck supple, Kernig negative", "Kernig", labels.PATIENT, False),
-    ("eponym_manoeuvre_as_name", "Bearing down, Valsalva with each turn", "Valsalva", labels.DOCTOR, False),
-    ("eponym_after_title", "Case discussed with Dr. Kernig today", "Kernig", labels.DOCTOR, True),
 ]
 
 # Issue 25: what a name needs in a note's writing style (mixed case, or one case).
