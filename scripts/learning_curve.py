@@ -410,13 +410,14 @@ def main(argv: Optional[List[str]] = None) -> None:
             site = [reviewed(n, predicted_pool[n.note_id]) for n in pool[:size]]
             model, timing = fine_tune(args.source, base, site, work, args)
             started = time.time()
+            site_nlp = spacy.load(model)
             row = {"notes": size, "patients": len({n.patient_id for n in site}),
-                   **scores(spacy.load(model), held_out, dev),
+                   **scores(site_nlp, held_out, dev),
                    **timing, "evaluate_s": time.time() - started}
             if args.also_recall:
                 row.update(recall_point_scores(model, held_out))
             if args.also_corpus_aware:
-                row.update(corpus_aware_scores(spacy.load(model), held_out))
+                row.update(corpus_aware_scores(site_nlp, held_out))
             if args.keep:
                 shutil.copytree(model, args.keep / f"site-{size}", dirs_exist_ok=True)
             results["rows"].append(row)

@@ -2,18 +2,13 @@
 `employer-acronym-after-work-cue`), and a job title before "of" that is no
 part of an institution's name (span completion). All strings invented."""
 import pytest
-import spacy
 
 from spacy_deid import labels
+from test_charting_runs_and_site_names import rules_pipeline
 
 
 def rules_nlp(job_words):
-    nlp = spacy.blank("en")
-    nlp.add_pipe("deid_lexicon").initialize(
-        nlp=nlp, lexicons={"JOB": job_words, "INSTITUTION": ["bank"]}, frequencies={})
-    nlp.add_pipe("deid_phi_rules").initialize()
-    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
-    return nlp
+    return rules_pipeline({"JOB": job_words, "INSTITUTION": ["bank"]})
 
 
 @pytest.fixture(scope="module")
