@@ -49,8 +49,8 @@ def organisations(nlp, text):
     ("RETIRED FROM BANK IN 1990", []),
     # ... while a company's short name of two or three letters stays, and in
     # mixed case the capitals are evidence
-    ("RETIRED FROM GM IN 1990", ["GM"]),
-    ("Worked at CBS for years", ["CBS"]),
+    ("RETIRED FROM UPS IN 1990", ["UPS"]),
+    ("Worked at NBC for years", ["NBC"]),
 ])
 def test_employer_acronym_after_a_work_cue(employer_nlp, text, expected):
     assert organisations(employer_nlp, text) == expected
