@@ -242,7 +242,14 @@ def _stop_on_sigterm():
         yield
         return
 
+    owner = os.getpid()
+
     def stop(signum, frame):
+        if os.getpid() != owner:
+            # A worker forked inside this block inherited the handler: end it
+            # at once, as SIGTERM would. Raising SystemExit there could block
+            # its exit on a queue the caller no longer reads.
+            os._exit(128 + signum)
         children = multiprocessing.active_children()
         for child in children:
             child.terminate()
