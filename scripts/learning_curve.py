@@ -12,7 +12,7 @@ source pipeline's output on the pool, most uncertain note first
 
 Recipes: `--phi-free-share S` trains on the notes' lines, all with PHI and a
 share S of the others (transfer.phi_windows, `finetune-mix --phi-free-share`);
-`--learn-rate` sets the optimizer's rate; `--also-recall` scores the held-out
+`--learn-rate` sets the optimizer's rate (default: the workflow's); `--also-recall` scores the held-out
 notes at the `recall` operating point too, `--also-corpus-aware` corpus-aware
 (the evidence learned from the held-out notes); `--merge` puts runs side by side.
 
@@ -63,7 +63,7 @@ from spacy_deid.evaluation.schemes import get_scheme
 from spacy_deid.evaluation.systems import CorpusAware, run_pipeline
 from spacy_deid.pipeline.confidence.component import load_at_operating_point
 from spacy_deid.review.page import review_note, uncertainty_order
-from spacy_deid.transfer import finetune_config, phi_windows
+from spacy_deid.transfer import SITE_LEARN_RATE, finetune_config, phi_windows
 
 PHYSIONET = get_scheme("physionet")
 # The notes the registered reader trains on, set by main() before each run.
@@ -184,7 +184,7 @@ def run(command: List[str]) -> float:
 def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) -> Tuple[Path, Dict]:
     from spacy.cli.train import train
 
-    config = finetune_config(base, source)
+    config = finetune_config(base, source, learn_rate=args.learn_rate)
     repeat = args.repeat or max(1, round(args.generated / max(1, len(notes))))
     config["corpora"]["train"] = {
         "@readers": "learning_curve.SiteMix.v1",
@@ -196,8 +196,6 @@ def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) ->
     config["corpora"]["dev"]["path"] = str(work / "generated_dev")
     config["paths"]["train"] = config["paths"]["dev"] = str(work / "generated_dev")
     config["training"]["max_steps"] = args.steps
-    if args.learn_rate is not None:
-        config["training"]["optimizer"]["learn_rate"] = args.learn_rate
     if args.freeze:
         # a frozen component that feeds a listener must also annotate
         config["training"]["frozen_components"] = list(args.freeze)
@@ -307,8 +305,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--source", default="en_deid_psych")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 25, 50])
     parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--learn-rate", type=float, default=None,
-                        help="the optimizer's learning rate (default: the source config's)")
+    parser.add_argument("--learn-rate", type=float, default=SITE_LEARN_RATE,
+                        help="the optimizer's learning rate (default: fine-tune-site's, "
+                             "transfer.SITE_LEARN_RATE)")
     parser.add_argument("--generated", type=int, default=100, help="generated notes mixed in")
     parser.add_argument("--repeat", type=int, default=0,
                         help="copies of each corrected note (default 0: as many as make them "

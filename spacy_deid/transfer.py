@@ -29,9 +29,21 @@ from .corpus.note import Note
 
 T = TypeVar("T")
 
+# The optimizer's rate when a site fine-tunes the installed pipeline on its
+# corrected notes (`fine-tune-site`, var site_learn_rate): a fifth of the rate the
+# pipeline was trained with. At the full rate a few hundred small batches move
+# the weights far from what the generated notes taught and the site's held-out
+# recall falls below the pipeline's own (docs/review.md, the learning curve).
+SITE_LEARN_RATE = 0.0002
 
-def finetune_config(base: Config, source: Union[str, Path]) -> Config:
-    """`base` with each pipeline component sourced from the pipeline `source`."""
+
+def finetune_config(
+    base: Config, source: Union[str, Path], learn_rate: Optional[float] = None
+) -> Config:
+    """`base` with each pipeline component sourced from the pipeline `source`,
+    and the optimizer's `learn_rate` if one is given (else the base's)."""
+    if learn_rate is not None and not 0 < learn_rate < 1:
+        raise ValueError(f"the learn rate must be between 0 and 1, not {learn_rate}")
     config = Config(base).copy()
     pipeline = config["nlp"]["pipeline"]
     missing = [name for name in pipeline if name not in config["components"]]
@@ -39,6 +51,8 @@ def finetune_config(base: Config, source: Union[str, Path]) -> Config:
         raise ValueError(f"the base config lists {', '.join(missing)} but has no block for them")
     for name in pipeline:
         config["components"][name] = {"source": str(source)}
+    if learn_rate is not None:
+        config["training"]["optimizer"]["learn_rate"] = learn_rate
     return config
 
 

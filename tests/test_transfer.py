@@ -24,6 +24,18 @@ def test_finetune_config_sources_every_component(name):
     assert "factory" in base["components"]["ner"]  # the base is unchanged
 
 
+@pytest.mark.parametrize("rate,ok", [(None, True), (0.0002, True), (0.0, False), (2.0, False)])
+def test_finetune_config_learn_rate(rate, ok):
+    base = tiny_config("cpu")
+    if not ok:
+        with pytest.raises(ValueError, match="learn rate"):
+            finetune_config(base, "x", learn_rate=rate)
+        return
+    config = finetune_config(base, "x", learn_rate=rate)
+    expected = rate if rate is not None else base["training"]["optimizer"]["learn_rate"]
+    assert config["training"]["optimizer"]["learn_rate"] == expected
+
+
 def test_finetune_config_needs_a_block_per_component():
     base = tiny_config("cpu")
     del base["components"]["ner"]

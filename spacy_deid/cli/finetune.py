@@ -29,10 +29,15 @@ def finetune_config_cli(
     source: str = typer.Argument(..., help="The pipeline to go on training: a folder, or the "
                                  "name of an installed pipeline package (e.g. en_deid_psych)"),
     output: Path = typer.Argument(..., help="Where to write the fine-tune config"),
+    learn_rate: Optional[float] = typer.Option(
+        None, "--learn-rate", help="The optimizer's rate (default: the base config's); "
+        "fine-tune-site uses a fifth of the default's (docs/review.md)"),
 ) -> None:
     """Write a config that goes on training SOURCE's components on new data."""
     check_pipeline_source(source)
-    config = finetune_config(load_config(base_config), source)
+    if learn_rate is not None and not 0 < learn_rate < 1:
+        msg.fail(f"--learn-rate must be between 0 and 1, not {learn_rate}", exits=1)
+    config = finetune_config(load_config(base_config), source, learn_rate=learn_rate)
     output.parent.mkdir(parents=True, exist_ok=True)
     config.to_disk(output)
     msg.good(f"Fine-tune config written to {output} (components sourced from {source})")
