@@ -230,7 +230,15 @@ def recipes_of(results: Dict) -> List[Dict]:
 
 def recipe_name(run: Dict) -> str:
     settings = run["settings"]
-    return settings.get("recipe") or "whole notes, patient order"
+    if settings.get("recipe"):
+        return settings["recipe"]
+    # Unnamed: the settings that tell runs apart.
+    parts = ["whole notes" if settings.get("phi_free_share") is None
+             else f"PHI lines, {settings['phi_free_share']:g} of the others",
+             f"{settings.get('order', 'patient')} order", f"{settings.get('steps')} steps"]
+    if settings.get("learn_rate") is not None:
+        parts.append(f"learn rate {settings['learn_rate']:g}")
+    return ", ".join(parts)
 
 
 def plot(runs: List[Dict], path: Path) -> None:

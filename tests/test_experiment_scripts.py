@@ -102,3 +102,16 @@ def test_learning_curve_table_shows_corpus_aware_columns_only_when_measured(rows
         assert line.count("|") - 1 == cells
     if aware_header:
         assert "| 80.5 | 97.3 |" in first and "| – | – |" in second
+
+
+@pytest.mark.parametrize("settings, name", [
+    ({"recipe": "mine", "order": "uncertainty"}, "mine"),
+    ({"order": "uncertainty", "steps": 300, "learn_rate": 0.0002, "phi_free_share": None},
+     "whole notes, uncertainty order, 300 steps, learn rate 0.0002"),
+    ({"order": "patient", "steps": 200, "learn_rate": None, "phi_free_share": 0.1},
+     "PHI lines, 0.1 of the others, patient order, 200 steps"),
+])
+def test_learning_curve_names_an_unnamed_run_by_its_settings(settings, name):
+    import learning_curve
+
+    assert learning_curve.recipe_name({"settings": settings}) == name
