@@ -829,6 +829,22 @@ def test_a_misspelt_word_no_name_list_knows_is_no_name(names_nlp, text, name, ke
     assert names_after_lexicon_and_reconciler(names_nlp, text, name) == ([name] if kept else [])
 
 
+@pytest.mark.parametrize("text, name, label, kept", [
+    # one typing slip from an English or clinical word, called a place or an institution
+    ("A: Sucessful extubation, stable.", "Sucessful", labels.ORGANIZATION, False),
+    ("Plan: Proceedure in am.", "Proceedure", labels.DEPARTMENT, False),
+    ("Pt placed in Trendelenbrg for line.", "Trendelenbrg", labels.CITY, False),
+    # a place: no English word one slip away, or a list knows it, or a credential near it
+    ("Transfer to Quennell tomorrow.", "Quennell", labels.HOSPITAL, True),
+    ("Daughter lives in Formby now.", "Formby", labels.CITY, True),
+    ("Report called to Recieving RN at rehab.", "Recieving", labels.HOSPITAL, True),
+    # called a person, name_is_misspelt_word drops it as before
+    ("A: Sucessful extubation, stable.", "Sucessful", labels.PATIENT, False),
+])
+def test_a_misspelt_word_no_list_knows_is_no_place(names_nlp, text, name, label, kept):
+    assert names_after_lexicon_and_reconciler(names_nlp, text, name, label) == ([name] if kept else [])
+
+
 @pytest.mark.parametrize("word, near", [
     ("recieving", True), ("contiue", True), ("protocoll", True), ("protocall", False), ("metaumcil", True),
     ("receiving", False), ("quennell", False), ("swam", False), ("rec1eving", False),
