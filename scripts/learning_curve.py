@@ -12,9 +12,10 @@ source pipeline's output on the pool, most uncertain note first
 
 Recipes: `--phi-free-share S` trains on the notes' lines, all with PHI and a
 share S of the others (transfer.phi_windows, `finetune-mix --phi-free-share`);
-`--learn-rate` sets the optimizer's rate (default: the workflow's); `--also-recall` scores the held-out
-notes at the `recall` operating point too, `--also-corpus-aware` corpus-aware
-(the evidence learned from the held-out notes); `--merge` puts runs side by side.
+`--learn-rate` sets the optimizer's rate (default: the workflow's,
+transfer.SITE_LEARN_RATE); `--also-recall` scores the held-out notes at the
+`recall` operating point too, `--also-corpus-aware` corpus-aware (the evidence
+learned from the held-out notes); `--merge` puts runs side by side.
 
 For each N the installed pipeline (`--source`) is fine-tuned as the project's
 `fine-tune-site` workflow does (spacy_deid/transfer.py: every component

@@ -31,7 +31,7 @@ def finetune_config_cli(
     output: Path = typer.Argument(..., help="Where to write the fine-tune config"),
     learn_rate: Optional[float] = typer.Option(
         None, "--learn-rate", help="The optimizer's rate (default: the base config's); "
-        "fine-tune-site uses a fifth of the default's (docs/review.md)"),
+        "fine-tune-site passes 0.0002, a fifth of configs/cpu.cfg's (docs/review.md)"),
 ) -> None:
     """Write a config that goes on training SOURCE's components on new data."""
     check_pipeline_source(source)
