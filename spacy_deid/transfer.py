@@ -37,13 +37,18 @@ T = TypeVar("T")
 SITE_LEARN_RATE = 0.0002
 
 
+def check_learn_rate(learn_rate: Optional[float]) -> None:
+    """ValueError unless `learn_rate` is None (keep the base's) or in (0, 1)."""
+    if learn_rate is not None and not 0 < learn_rate < 1:
+        raise ValueError(f"the learn rate must be between 0 and 1, not {learn_rate}")
+
+
 def finetune_config(
     base: Config, source: Union[str, Path], learn_rate: Optional[float] = None
 ) -> Config:
     """`base` with each pipeline component sourced from the pipeline `source`,
     and the optimizer's `learn_rate` if one is given (else the base's)."""
-    if learn_rate is not None and not 0 < learn_rate < 1:
-        raise ValueError(f"the learn rate must be between 0 and 1, not {learn_rate}")
+    check_learn_rate(learn_rate)
     config = Config(base).copy()
     pipeline = config["nlp"]["pipeline"]
     missing = [name for name in pipeline if name not in config["components"]]

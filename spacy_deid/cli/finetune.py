@@ -14,7 +14,7 @@ from ..corpus.docbin import notes_to_docbin
 from ..corpus.formats import read_corpus
 from ..prune_strings import PruneError, prune_strings
 from ..review.export import ExportError, unpacked
-from ..transfer import finetune_config, mixed_notes, phi_windows, site_copies
+from ..transfer import check_learn_rate, finetune_config, mixed_notes, phi_windows, site_copies
 from . import app
 from ._util import CORPUS_ERRORS, check_pipeline_source, fail_on_corpus_error, load_tokenizer_pipeline
 
@@ -35,8 +35,10 @@ def finetune_config_cli(
 ) -> None:
     """Write a config that goes on training SOURCE's components on new data."""
     check_pipeline_source(source)
-    if learn_rate is not None and not 0 < learn_rate < 1:
-        msg.fail(f"--learn-rate must be between 0 and 1, not {learn_rate}", exits=1)
+    try:
+        check_learn_rate(learn_rate)
+    except ValueError as error:
+        msg.fail(f"--learn-rate: {error}", exits=1)
     config = finetune_config(load_config(base_config), source, learn_rate=learn_rate)
     output.parent.mkdir(parents=True, exist_ok=True)
     config.to_disk(output)

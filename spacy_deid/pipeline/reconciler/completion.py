@@ -122,6 +122,7 @@ CLOSE_QUOTES = frozenset({'"', "\u201d", "'", "\u2019"})
 # A one-letter initial with its period ("Q.", "q."), as the tokenizer keeps it.
 INITIAL = re.compile(r"^[A-Za-z]\.$")
 
+
 def complete_mentions(
     doc: Doc, mentions: List[Mention], rules: RuleSet, cased: Optional[bool] = None
 ) -> List[Mention]:
