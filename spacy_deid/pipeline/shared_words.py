@@ -24,6 +24,7 @@ from ..data_files import DATA_DIR, read_jsonl
 from ..surrogates import lists
 
 ROLE_WORDS_PATH = DATA_DIR / "role_words.jsonl"
+RECONCILER_LISTS_PATH = DATA_DIR / "reconciler_lists.json"
 JOB_HEADS_PATH = DATA_DIR / "job_heads.json"
 ROLES = ("family", "patient", "credential")
 USERS = ("reconciler", "safety_net")
@@ -91,3 +92,13 @@ def load_job_heads() -> List[str]:
             or (len(word) >= rules["min_rare_length"] and word.endswith(rare_suffixes))
         )
     )
+
+
+@lru_cache(maxsize=None)
+def reconciler_list(name: str) -> FrozenSet[str]:
+    """One lower-case word list of `data/reconciler_lists.json` that another
+    component reads too (the safety net's call-outs read `care_settings`)."""
+    lists_by_name = srsly.read_json(RECONCILER_LISTS_PATH)
+    if name not in lists_by_name or name.startswith("_"):
+        raise ValueError(f"{RECONCILER_LISTS_PATH.name} has no list {name!r}")
+    return frozenset(str(word).lower() for word in lists_by_name[name])

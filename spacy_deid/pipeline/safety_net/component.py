@@ -23,12 +23,19 @@ in `doc.spans["phi_safety_net"]` when they
   patient written "Kara Moss-Rennick" elsewhere; the post-processing of
   trusted mentions in the i2b2 hybrids), or after "initials:";
 - or a room or bed ("bed 12-3", "Ward 4C"), or a country name;
+- or, in the charting style of nursing notes, a month/day date with no cue
+  ("goals set 8/18"; not a score, a part or a setting: "3/10", "1/2", "10/5"),
+  a number opening a line before "s/p" (an age), a name list's rare word
+  after a role abbreviation ("W/MD <surname>") or rare words joined to a
+  titled name ("<name> AND DRS ..."), a two-digit year with an apostrophe
+  after it ("CABG 99'"), the words after "lives ... in" and the rare word
+  after "c/o to" or "transfer to" (charting.py);
 - or look like an identifier: a run of letters and digits (or 5+ digits)
   within a few tokens of an ID cue ("MRN", "ID", "#", "account") or inside an
   ID attribute value.
 
 The cue families live in their own modules (names, institutions,
-occupations, places; the token shapes they share in tokens), their cue words
+occupations, places, charting; the token shapes they share in tokens), their cue words
 in `data/safety_net_cues.json` (read by cues). The span's `id_` says which
 cue fired ("safety_net:title"). The component only proposes: `deid_confidence`
 scores the spans and uses them at the `recall` operating point
@@ -51,6 +58,7 @@ from ...data_files import DATA_DIR, warn_no_data
 from ...extensions import SECTIONS_KEY, install_extensions
 from ...surrogates import lists
 from ..shared_words import load_job_heads
+from .charting import ChartingCues
 from .institutions import InstitutionCues
 from .names import NameCues
 from .occupations import OccupationCues
@@ -115,7 +123,7 @@ def make_safety_net(
     )
 
 
-class SafetyNet(NameCues, InstitutionCues, OccupationCues, PlaceCues, Pipe):
+class SafetyNet(NameCues, InstitutionCues, OccupationCues, PlaceCues, ChartingCues, Pipe):
     """Propose low-confidence PHI spans for tokens no other component marked.
 
     spans_key: the span group written.
@@ -201,7 +209,7 @@ class SafetyNet(NameCues, InstitutionCues, OccupationCues, PlaceCues, Pipe):
             for i in range(start, end):
                 covered[i] = True
         blocked = [c or h for c, h in zip(covered, headers)]
-        proposals += self._places(doc, blocked)
+        proposals += self._places(doc, blocked) + self._charting(doc, blocked)
         for start, end, _, _ in proposals:
             for i in range(start, end):
                 blocked[i] = True

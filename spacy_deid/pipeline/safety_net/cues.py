@@ -91,6 +91,23 @@ QUOTES = _cue_list("quotes")
 INITIALS_CUES = _cue_list("initials_cues")
 # Words before a room or bed number ("bed 12-3", "Ward 4C", "room 214").
 ROOM_CUES = _cue_list("room_cues")
+# Charting-style cues (charting.py). Verbs before "in <town>" ("lives alone in ...").
+RESIDENCE_VERBS = _cue_list("residence_verbs")
+# A patient called out or moved to a ward ("c/o to <ward>").
+CALL_OUT_CUES = _cue_list("call_out_cues")
+# Words after a number opening a line that make it an age ("98 s/p hip fx").
+HISTORY_CUES = _cue_list("history_cues")
+# A place name after "in" or "to" never starts with these ("in a home", "to her room").
+DETERMINERS = _cue_list("determiners")
+# Role abbreviations a clinician's surname follows in one-case notes ("W/MD SPEARS");
+# the reconciler's pattern `clinician-after-role-one-case` reads the same ones.
+ROLE_ABBREVIATIONS = _cue_list("role_abbreviations")
+# Names joined to a titled name ("<name> AND DRS <name>"): the joining words
+# and the titles (plurals too) after them.
+COORDINATORS = _cue_list("coordinators")
+COORDINATED_TITLES = _cue_list("coordinated_titles")
+# Words that end a place name's run ("in <town> with her son").
+PLACE_RUN_STOPS = _cue_list("place_run_stops")
 # The cue words themselves are never part of a name.
 CUE_WORDS = TITLES | RELATIONS | SIGNATURE_STARTS | ID_CUES | CREDENTIALS
 # Never part of an institution's name ("N. Crowder, PsyD and X Hospital", "Unit No").

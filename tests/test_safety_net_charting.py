@@ -1,0 +1,136 @@
+"""deid_safety_net's charting-style cues (safety_net/charting.py): month/day dates,
+ages opening a line, names after role abbreviations or joined to a titled name,
+years marked by an apostrophe, residences and call-outs. Positive and negative
+rows per cue; the names and places are invented."""
+
+import pytest
+import spacy
+
+from spacy_deid.pipeline.safety_net.charting import ChartingCues
+
+CUES = {
+    "month_day",
+    "line_age",
+    "role",
+    "year_mark",
+    "coordinated",
+    "residence",
+    "call_out",
+}
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_sections")
+    nlp.add_pipe("deid_lexicon")
+    nlp.add_pipe("deid_safety_net")
+    with nlp.select_pipes(disable=["deid_lexicon"]):
+        nlp.initialize()
+    # Small lexicons: the packaged ones take long to load.
+    nlp.get_pipe("deid_lexicon").initialize(
+        nlp=nlp,
+        lexicons={
+            "LAST": ["Quennell", "Plan", "Warm"],
+            "FIRST": ["Rosalind"],
+            "CITY": ["Dayton"],
+            "DRUG": ["betadine", "lasix"],
+        },
+        frequencies={},
+    )
+    return nlp
+
+
+def charting(nlp, text):
+    doc = nlp(text)
+    return [
+        (span.text, span.id_.split(":", 1)[1])
+        for span in doc.spans["phi_safety_net"]
+        if span.id_.split(":", 1)[1] in CUES
+    ]
+
+
+POSITIVE = [
+    # a month/day date with no cue
+    ("O: goals set 8/18\nLabs: stable", [("8/18", "month_day")]),
+    ("Family meeting held 11/23 with team.", [("11/23", "month_day")]),
+    # an age opening a line, its "yo" left out
+    ("see flowsheet\n\n91 s/p left hip fx", [("91", "line_age")]),
+    ("88 h/o CHF, admitted with SOB", [("88", "line_age")]),
+    # a name list's word after a role abbreviation, in the note's one case
+    ("ORDER CHECKED W/MD QUENNELL AS MED HELD", [("QUENNELL", "role")]),
+    ("discussed with np quennell, will follow", [("quennell", "role")]),
+    # a two-digit year marked by an apostrophe after it
+    ("PMH: CAD W CABG X5 99'.\nCOPD", [("99", "year_mark")]),
+    # rare words joined to a titled name
+    ("KCL GIVEN. ROSWIN TAVEL AND DRS ABEL AND THORNE AWARE.", [("ROSWIN TAVEL", "coordinated")]),
+    # where a patient lives
+    ("social: lives alone in okeby marsh, daughter nearby", [("okeby marsh", "residence")]),
+    ("lives with wife in Dayton, retired", [("Dayton", "residence")]),
+    # the rare word a patient is called out to
+    ("c/o to quennford if continues to be stable", [("quennford", "call_out")]),
+    ("will transfer to okeby 4 when bed ready", [("okeby", "call_out")]),
+]
+
+NEGATIVE = [
+    # scores, parts and ventilator settings written like a date
+    "pain 3/10 at rest",
+    "rates it 5/10 today",
+    "crackles 1/2 way up bilat",
+    "PS 10/5 overnight",
+    "recalls 3/3 at 5 minutes",
+    "1/4 strength betadine to wound",
+    "BP 120/80, HR 88",
+    "seen 5/3/09 in clinic",
+    # numbers that are no age: mid-line, or before no history cue
+    "Temp 98 s/p tylenol",
+    "98 yo woman with CHF",
+    "120 cc out",
+    # English words a surname list holds, and no role before
+    "MD PLAN TO DIURESE",
+    "MD WARM SOAK",
+    "QUENNELL AS MED HELD",
+    # counts and ranges with an apostrophe
+    "ambulated x 30' tol well",
+    "HR 70-80' nsr",
+    # common words before "and Dr"
+    "TEAM AWARE AND DR. ABEL AT BEDSIDE",
+    # no place name after "in" or "to"
+    "lives alone in apartment",
+    "lives in a nursing home",
+    "c/o to MICU when stable",
+    "tx to floor in am",
+]
+
+
+@pytest.mark.parametrize("text,expected", POSITIVE)
+def test_charting_cues_propose(nlp, text, expected):
+    assert charting(nlp, text) == expected
+
+
+@pytest.mark.parametrize("text", NEGATIVE)
+def test_charting_cues_propose_nothing(nlp, text):
+    assert charting(nlp, text) == []
+
+
+def test_covered_tokens_are_never_proposed(nlp):
+    text = "O: goals set 8/18\nLabs"
+    doc = nlp.make_doc(text)
+    start = text.index("8/18")
+    doc.ents = [doc.char_span(start, start + 4, label="DATE")]
+    for _, pipe in nlp.pipeline:
+        doc = pipe(doc)
+    assert [s.text for s in doc.spans["phi_safety_net"]] == []
+
+
+def test_score_shapes():
+    assert ChartingCues._score_shape("3/10") and ChartingCues._score_shape("10/5")
+    assert not ChartingCues._score_shape("8/18") and not ChartingCues._score_shape("12/3")
+
+
+def test_call_outs_read_the_reconcilers_care_settings():
+    from spacy_deid.pipeline.shared_words import reconciler_list
+
+    assert {"micu", "floor", "icu"} <= reconciler_list("care_settings")
+    with pytest.raises(ValueError, match="reconciler_lists.json has no list 'no_such_list'"):
+        reconciler_list("no_such_list")
