@@ -75,6 +75,26 @@ def reconciler_nlp_with():
     return _reconciler_nlp
 
 
+def _safety_net_nlp(lexicons):
+    """A blank pipeline: `deid_sections`, `deid_lexicon` with these small
+    lexicons (the packaged ones take long to load; no word frequencies) and
+    `deid_safety_net` with its packaged word lists."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_sections")
+    nlp.add_pipe("deid_lexicon")
+    nlp.add_pipe("deid_safety_net")
+    with nlp.select_pipes(disable=["deid_lexicon"]):
+        nlp.initialize()
+    nlp.get_pipe("deid_lexicon").initialize(nlp=nlp, lexicons=lexicons, frequencies={})
+    return nlp
+
+
+@pytest.fixture(scope="session")
+def safety_net_nlp_with():
+    """Build a sections + lexicon + safety net pipeline: `safety_net_nlp_with({"LAST": [...]})`."""
+    return _safety_net_nlp
+
+
 @pytest.fixture(scope="session")
 def entities_from_ner():
     """`entities_from_ner(nlp, text, mention, label)`: the entities left after

@@ -8,24 +8,14 @@ from spacy_deid.pipeline.safety_net import load_clinical_vocabulary, load_job_he
 
 
 @pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("deid_sections")
-    nlp.add_pipe("deid_lexicon")
-    nlp.add_pipe("deid_safety_net")
-    with nlp.select_pipes(disable=["deid_lexicon"]):
-        nlp.initialize()
-    # Small lexicons: the packaged ones take long to load.
-    nlp.get_pipe("deid_lexicon").initialize(
-        nlp=nlp,
-        lexicons={
+def nlp(safety_net_nlp_with):
+    return safety_net_nlp_with(
+        {
             "JOB": ["kindergarten teacher", "teacher", "therapist", "psychiatrist"],
             "INSTITUTION": ["Hospital", "Psychiatric"],
             "COUNTRY": ["Peru", "United States"],
-        },
-        frequencies={},
+        }
     )
-    return nlp
 
 
 def proposals(nlp, text, ents=()):

@@ -4,7 +4,6 @@ years marked by an apostrophe, residences and call-outs. Positive and negative
 rows per cue; the names and places are invented."""
 
 import pytest
-import spacy
 
 from spacy_deid.pipeline.safety_net.charting import ChartingCues
 
@@ -20,25 +19,15 @@ CUES = {
 
 
 @pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("deid_sections")
-    nlp.add_pipe("deid_lexicon")
-    nlp.add_pipe("deid_safety_net")
-    with nlp.select_pipes(disable=["deid_lexicon"]):
-        nlp.initialize()
-    # Small lexicons: the packaged ones take long to load.
-    nlp.get_pipe("deid_lexicon").initialize(
-        nlp=nlp,
-        lexicons={
+def nlp(safety_net_nlp_with):
+    return safety_net_nlp_with(
+        {
             "LAST": ["Quennell", "Plan", "Warm"],
             "FIRST": ["Rosalind"],
             "CITY": ["Dayton"],
             "DRUG": ["betadine", "lasix"],
-        },
-        frequencies={},
+        }
     )
-    return nlp
 
 
 def charting(nlp, text):
