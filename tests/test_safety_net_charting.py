@@ -59,6 +59,8 @@ POSITIVE = [
     # the rare word a patient is called out to
     ("c/o to quennford if continues to be stable", [("quennford", "call_out")]),
     ("will transfer to okeby 4 when bed ready", [("okeby", "call_out")]),
+    ("admitted from quennford hills with CHF", [("quennford hills", "call_out")]),
+    ("d/c to okeby tomorrow", [("okeby", "call_out")]),
 ]
 
 NEGATIVE = [
@@ -89,6 +91,8 @@ NEGATIVE = [
     "lives in a nursing home",
     "c/o to MICU when stable",
     "tx to floor in am",
+    "discharged to rehab on friday",
+    "sent to lab for draw",
 ]
 
 

@@ -229,8 +229,9 @@ class ChartingCues(TokenShapes):
     def _call_outs(
         self, doc: Doc, text: str, token_at: Dict[int, int], covered: List[bool]
     ) -> List[Proposal]:
-        """The rare word a patient is called out or moved to ("c/o to <ward>"), with
-        the words after it; not a place of care ("c/o to MICU", "tx to floor")."""
+        """The rare word a patient is called out or moved to or from ("c/o to <ward>",
+        "admitted from <town>"), with the words after it; not a place of care
+        ("c/o to MICU", "tx to floor")."""
         found: List[Proposal] = []
         settings = reconciler_list("care_settings")
         for match in _CALL_OUT.finditer(text):

@@ -29,7 +29,7 @@ in `doc.spans["phi_safety_net"]` when they
   after a role abbreviation ("W/MD <surname>") or rare words joined to a
   titled name ("<name> AND DRS ..."), a two-digit year with an apostrophe
   after it ("CABG 99'"), the words after "lives ... in" and the rare word
-  after "c/o to" or "transfer to" (charting.py);
+  after a move between places ("c/o to", "admitted from") (charting.py);
 - or look like an identifier: a run of letters and digits (or 5+ digits)
   within a few tokens of an ID cue ("MRN", "ID", "#", "account") or inside an
   ID attribute value.

@@ -93,7 +93,8 @@ INITIALS_CUES = _cue_list("initials_cues")
 ROOM_CUES = _cue_list("room_cues")
 # Charting-style cues (charting.py). Verbs before "in <town>" ("lives alone in ...").
 RESIDENCE_VERBS = _cue_list("residence_verbs")
-# A patient called out or moved to a ward ("c/o to <ward>").
+# A patient called out or moved to or from a place ("c/o to <ward>", "admitted
+# from <town>"; the moves of the PHI patterns' TRANSFER_CUE).
 CALL_OUT_CUES = _cue_list("call_out_cues")
 # Words after a number opening a line that make it an age ("98 s/p hip fx").
 HISTORY_CUES = _cue_list("history_cues")
@@ -106,7 +107,8 @@ ROLE_ABBREVIATIONS = _cue_list("role_abbreviations")
 # and the titles (plurals too) after them.
 COORDINATORS = _cue_list("coordinators")
 COORDINATED_TITLES = _cue_list("coordinated_titles")
-# Words that end a place name's run ("in <town> with her son").
+# Words that end a place name's run ("in <town> with her son", "to <ward> tomorrow");
+# spaCy's English stop words end it too.
 PLACE_RUN_STOPS = _cue_list("place_run_stops")
 # The cue words themselves are never part of a name.
 CUE_WORDS = TITLES | RELATIONS | SIGNATURE_STARTS | ID_CUES | CREDENTIALS
