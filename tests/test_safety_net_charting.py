@@ -41,23 +41,23 @@ def charting(nlp, text):
 
 POSITIVE = [
     # a month/day date with no cue
-    ("O: goals set 8/18\nLabs: stable", [("8/18", "month_day")]),
+    ("plan reviewed 7/23\nLytes: pending", [("7/23", "month_day")]),
     ("Family meeting held 11/23 with team.", [("11/23", "month_day")]),
     # an age opening a line, its "yo" left out
-    ("see flowsheet\n\n91 s/p left hip fx", [("91", "line_age")]),
+    ("vitals per chart\n\n93 s/p fall with rib fx", [("93", "line_age")]),
     ("88 h/o CHF, admitted with SOB", [("88", "line_age")]),
     # a name list's word after a role abbreviation, in the note's one case
-    ("ORDER CHECKED W/MD QUENNELL AS MED HELD", [("QUENNELL", "role")]),
+    ("DOSE VERIFIED W/MD QUENNELL BEFORE GIVEN", [("QUENNELL", "role")]),
     ("discussed with np quennell, will follow", [("quennell", "role")]),
     # a two-digit year marked by an apostrophe after it
-    ("PMH: CAD W CABG X5 99'.\nCOPD", [("99", "year_mark")]),
+    ("HX: DM, S/P AVR 89'.\nHTN", [("89", "year_mark")]),
     # rare words joined to a titled name
-    ("KCL GIVEN. ROSWIN TAVEL AND DRS ABEL AND THORNE AWARE.", [("ROSWIN TAVEL", "coordinated")]),
+    ("LABS SENT. ROSWIN TAVEL AND DRS ABEL AND THORNE AWARE.", [("ROSWIN TAVEL", "coordinated")]),
     # where a patient lives
-    ("social: lives alone in okeby marsh, daughter nearby", [("okeby marsh", "residence")]),
+    ("social: lives with husband in okeby marsh, son nearby", [("okeby marsh", "residence")]),
     ("lives with wife in Dayton, retired", [("Dayton", "residence")]),
     # the rare word a patient is called out to
-    ("c/o to quennford if continues to be stable", [("quennford", "call_out")]),
+    ("plan c/o to quennford in am if stable", [("quennford", "call_out")]),
     ("will transfer to okeby 4 when bed ready", [("okeby", "call_out")]),
     ("admitted from quennford hills with CHF", [("quennford hills", "call_out")]),
     ("d/c to okeby tomorrow", [("okeby", "call_out")]),
@@ -80,7 +80,7 @@ NEGATIVE = [
     # English words a surname list holds, and no role before
     "MD PLAN TO DIURESE",
     "MD WARM SOAK",
-    "QUENNELL AS MED HELD",
+    "QUENNELL BEFORE GIVEN",
     # counts and ranges with an apostrophe
     "ambulated x 30' tol well",
     "HR 70-80' nsr",
@@ -107,9 +107,9 @@ def test_charting_cues_propose_nothing(nlp, text):
 
 
 def test_covered_tokens_are_never_proposed(nlp):
-    text = "O: goals set 8/18\nLabs"
+    text = "plan reviewed 7/23\nLytes"
     doc = nlp.make_doc(text)
-    start = text.index("8/18")
+    start = text.index("7/23")
     doc.ents = [doc.char_span(start, start + 4, label="DATE")]
     for _, pipe in nlp.pipeline:
         doc = pipe(doc)
@@ -118,7 +118,7 @@ def test_covered_tokens_are_never_proposed(nlp):
 
 def test_score_shapes():
     assert ChartingCues._score_shape("3/10") and ChartingCues._score_shape("10/5")
-    assert not ChartingCues._score_shape("8/18") and not ChartingCues._score_shape("12/3")
+    assert not ChartingCues._score_shape("7/23") and not ChartingCues._score_shape("12/3")
 
 
 def test_call_outs_read_the_reconcilers_care_settings():

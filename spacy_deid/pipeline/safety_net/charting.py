@@ -1,7 +1,7 @@
 """Cues of charting style (ICU and ward nursing notes), where case and the NER
 give little evidence: a month/day date with no cue, the words after "lives in",
 the unknown word a patient is called out or moved to, a number opening a line
-before "s/p", a name list's word after a role abbreviation ("W/MD SPEARS").
+before "s/p", a name list's word after a role abbreviation ("W/MD QUENNELL").
 
 Each is weak alone; the calibration map scores each cue on its own
 (`safety_net:<cue>`), and they count only at the `recall` operating point.
@@ -32,14 +32,14 @@ from .tokens import TokenShapes
 
 Proposal = Tuple[int, int, str, str]
 
-# A month/day pair standing alone: "8/18", "12/3" (not "120/80", "1/2/09", "5/10%").
+# A month/day pair standing alone: "7/23", "12/3" (not "120/80", "1/2/09", "5/10%").
 _MONTH_DAY = re.compile(
     r"(?<![\w/.:\-])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12][0-9]|3[01])(?![\w/%]|[.:\-][0-9])"
 )
-# A two-digit year marked by an apostrophe after it ("CABG 99'"); not a range's
+# A two-digit year marked by an apostrophe after it ("AVR 89'"); not a range's
 # end ("70-80'") nor feet or minutes after "x" (checked on the word before).
 _MARKED_YEAR = re.compile(r"(?<![\w'\-/.])[0-9]{2}(?=['’](?![\w'’\"]))")
-# A two- or three-digit number opening a line before a history cue ("98 s/p fall").
+# A two- or three-digit number opening a line before a history cue ("93 s/p fall").
 _LINE_NUMBER = re.compile(r"(?m)^[ \t]*([0-9]{2,3})[ ]+(\S+)")
 _CLINICAL_TAGS = frozenset({DRUG, ABBREVIATION, CLINICAL})
 # Denominators of the scores and parts a note writes like a date: "3/10" (pain),
@@ -143,7 +143,7 @@ class ChartingCues(TokenShapes):
 
     def _role_names(self, doc: Doc, lowers: List[str], covered: List[bool]) -> List[Proposal]:
         """A one-case word a name list knows, after a role abbreviation ("MD", "rn").
-        The reconciler drops those that are English words ("W/MD SPEARS"): the
+        The reconciler drops those that are English words ("W/MD QUENNELL"): the
         notes write findings after the same letters ("NP STOOL")."""
         found: List[Proposal] = []
         for i in range(1, len(doc)):

@@ -24,11 +24,11 @@ in `doc.spans["phi_safety_net"]` when they
   trusted mentions in the i2b2 hybrids), or after "initials:";
 - or a room or bed ("bed 12-3", "Ward 4C"), or a country name;
 - or, in the charting style of nursing notes, a month/day date with no cue
-  ("goals set 8/18"; not a score, a part or a setting: "3/10", "1/2", "10/5"),
+  ("plan reviewed 7/23"; not a score, a part or a setting: "3/10", "1/2", "10/5"),
   a number opening a line before "s/p" (an age), a name list's rare word
   after a role abbreviation ("W/MD <surname>") or rare words joined to a
   titled name ("<name> AND DRS ..."), a two-digit year with an apostrophe
-  after it ("CABG 99'"), the words after "lives ... in" and the rare word
+  after it ("AVR 89'"), the words after "lives ... in" and the rare word
   after a move between places ("c/o to", "admitted from") (charting.py);
 - or look like an identifier: a run of letters and digits (or 5+ digits)
   within a few tokens of an ID cue ("MRN", "ID", "#", "account") or inside an

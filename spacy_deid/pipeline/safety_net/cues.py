@@ -96,11 +96,11 @@ RESIDENCE_VERBS = _cue_list("residence_verbs")
 # A patient called out or moved to or from a place ("c/o to <ward>", "admitted
 # from <town>"; the moves of the PHI patterns' TRANSFER_CUE).
 CALL_OUT_CUES = _cue_list("call_out_cues")
-# Words after a number opening a line that make it an age ("98 s/p hip fx").
+# Words after a number opening a line that make it an age ("93 s/p fall").
 HISTORY_CUES = _cue_list("history_cues")
 # A place name after "in" or "to" never starts with these ("in a home", "to her room").
 DETERMINERS = _cue_list("determiners")
-# Role abbreviations a clinician's surname follows in one-case notes ("W/MD SPEARS");
+# Role abbreviations a clinician's surname follows in one-case notes ("W/MD QUENNELL");
 # the reconciler's pattern `clinician-after-role-one-case` reads the same ones.
 ROLE_ABBREVIATIONS = _cue_list("role_abbreviations")
 # Names joined to a titled name ("<name> AND DRS <name>"): the joining words
