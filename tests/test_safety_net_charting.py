@@ -5,17 +5,9 @@ rows per cue; the names and places are invented."""
 
 import pytest
 
-from spacy_deid.pipeline.safety_net.charting import ChartingCues
+from spacy_deid.pipeline.safety_net.charting import CHARTING_CUES, ChartingCues
 
-CUES = {
-    "month_day",
-    "line_age",
-    "role",
-    "year_mark",
-    "coordinated",
-    "residence",
-    "call_out",
-}
+CUES = set(CHARTING_CUES)
 
 
 @pytest.fixture(scope="module")
@@ -127,3 +119,69 @@ def test_call_outs_read_the_reconcilers_care_settings():
     assert {"micu", "floor", "icu"} <= reconciler_list("care_settings")
     with pytest.raises(ValueError, match="reconciler_lists.json has no list 'no_such_list'"):
         reconciler_list("no_such_list")
+
+
+# --- the charting cues as entities (deid_confidence's entity_cues) ----------------
+
+
+@pytest.fixture(scope="module")
+def confidence_nlp(safety_net_nlp_with):
+    nlp = safety_net_nlp_with({"LAST": ["Quennell"], "FIRST": ["Rosalind"]})
+    nlp.add_pipe("deid_confidence").initialize(nlp=nlp)
+    return nlp
+
+
+def released(nlp, text, point, entity_cues):
+    confidence = nlp.get_pipe("deid_confidence")
+    before = (confidence.operating_point, confidence.entity_cues)
+    confidence.operating_point, confidence.entity_cues = point, entity_cues
+    try:
+        return [(e.text, e.label_) for e in nlp(text).ents]
+    finally:
+        confidence.operating_point, confidence.entity_cues = before
+
+
+ENTITY_CUE_ROWS = [
+    # the default: every charting cue is an entity at the balanced point
+    ("balanced", CHARTING_CUES, [("QUENNELL", "DOCTOR"), ("7/23", "DATE")]),
+    # only the cues named
+    ("balanced", ["month_day"], [("7/23", "DATE")]),
+    ("balanced", ["role"], [("QUENNELL", "DOCTOR")]),
+    # none named: the cues count at the recall point only
+    ("balanced", [], []),
+    ("recall", [], [("QUENNELL", "DOCTOR"), ("7/23", "DATE")]),
+    # a cue that is not charting leaves these spans alone
+    ("balanced", ["capitalised"], []),
+]
+
+
+@pytest.mark.parametrize("point,cues,expected", ENTITY_CUE_ROWS)
+def test_entity_cues_release_their_spans_at_every_point(confidence_nlp, point, cues, expected):
+    text = "DOSE VERIFIED W/MD QUENNELL BEFORE GIVEN\nplan reviewed 7/23"
+    assert released(confidence_nlp, text, point, cues) == expected
+
+
+def test_entity_cue_spans_are_scored_entities(confidence_nlp):
+    doc = confidence_nlp("plan reviewed 7/23\nLytes: pending")
+    provenance = doc.spans["phi_provenance"]
+    assert [(s.text, s.id_) for s in provenance] == [("7/23", "safety_net:month_day")]
+    assert len(provenance.attrs["scores"]) == 1
+    assert not [s for s in doc.spans["phi_rejected"] if s.id_ == "safety_net:month_day"]
+
+
+@pytest.mark.parametrize("bad", ["role", ["role", ""], [3]])
+def test_bad_entity_cues_are_refused(confidence_nlp, bad):
+    with pytest.raises(ValueError, match="entity_cues must be a list of cue names"):
+        confidence_nlp.get_pipe("deid_confidence").entity_cues = bad
+
+
+def test_entity_cues_round_trip_through_the_config(safety_net_nlp_with, tmp_path):
+    import spacy
+
+    nlp = safety_net_nlp_with({"LAST": ["Quennell"]})
+    nlp.add_pipe("deid_confidence", config={"entity_cues": ["role"]}).initialize(nlp=nlp)
+    nlp.to_disk(tmp_path / "nlp")
+    loaded = spacy.load(tmp_path / "nlp")
+    assert loaded.get_pipe("deid_confidence").entity_cues == {"role"}
+    text = "DOSE VERIFIED W/MD QUENNELL BEFORE GIVEN\nplan reviewed 7/23"
+    assert [e.text for e in loaded(text).ents] == ["QUENNELL"]

@@ -20,7 +20,11 @@ then sets `doc.ents` at the operating point (`operating_point.py`) and writes
 - `doc.spans["phi_rejected"]`: the scored spans not used at this point.
 
 `span._.phi_score` reads the score back (spacy_deid/extensions.py); span group attrs travel through
-DocBin and `Doc.to_bytes`. The operating point is a config setting
+DocBin and `Doc.to_bytes`. Safety-net spans of the cues named in `entity_cues` (by default the charting
+cues of nursing notes, `safety_net.charting.CHARTING_CUES`) are entities: they
+count at every operating point, `balanced` included, like the reconciler's.
+
+The operating point is a config setting
 (`operating_point = "recall"`), overridable at load time
 (`spacy.load(path, config={"components": {"deid_confidence": {"operating_point": "recall"}}})`)
 or by setting the attribute. The calibration map arrives through `initialize`
@@ -30,7 +34,7 @@ See docs/recall.md.
 """
 
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Union
 
 import srsly
 from spacy.language import Language
@@ -52,6 +56,8 @@ from .operating_point import (
 )
 from ..reconciler.steps import RULE_SOURCE, Mention, mention_source
 from ..safety_net import DEFAULT_SPANS_KEY as SAFETY_NET_KEY
+from ..safety_net.component import SOURCE as SAFETY_NET_SOURCE
+from ..safety_net.charting import CHARTING_CUES
 
 RAW_SCORES_ATTR = "raw_scores"
 CANDIDATE_SOURCE = "ner_candidate"
@@ -87,6 +93,7 @@ def load_calibration(path: Optional[str] = None) -> Dict[str, Any]:
         "operating_point": BALANCED,
         "recall_threshold": 0.05,
         "use_safety_net": True,
+        "entity_cues": list(CHARTING_CUES),
         "candidates_key": DEFAULT_CANDIDATES_KEY,
         "safety_net_key": SAFETY_NET_KEY,
         "rejected_key": REJECTED_KEY,
@@ -100,6 +107,7 @@ def make_confidence(
     operating_point: Union[str, float],
     recall_threshold: float,
     use_safety_net: bool,
+    entity_cues: List[str],
     candidates_key: str,
     safety_net_key: str,
     rejected_key: str,
@@ -112,6 +120,7 @@ def make_confidence(
         operating_point=operating_point,
         recall_threshold=recall_threshold,
         use_safety_net=use_safety_net,
+        entity_cues=entity_cues,
         candidates_key=candidates_key,
         safety_net_key=safety_net_key,
         rejected_key=rejected_key,
@@ -149,6 +158,8 @@ class PhiConfidence(Pipe):
     operating_point: "balanced", "recall", or a threshold in 0..1.
     recall_threshold: lowest score of an added span at the recall point.
     use_safety_net: add safety-net spans at the recall point (off: candidates only).
+    entity_cues: safety-net cues ("role" for "safety_net:role") whose spans are
+        entities at every point: cues precise enough to release by default.
     candidates_key / safety_net_key: span groups read (absent groups are skipped).
     rejected_key: span group for the scored spans not used at this point.
     """
@@ -161,6 +172,7 @@ class PhiConfidence(Pipe):
         operating_point: OperatingPoint = BALANCED,
         recall_threshold: float = 0.05,
         use_safety_net: bool = True,
+        entity_cues: Sequence[str] = CHARTING_CUES,
         candidates_key: str = DEFAULT_CANDIDATES_KEY,
         safety_net_key: str = SAFETY_NET_KEY,
         rejected_key: str = REJECTED_KEY,
@@ -172,12 +184,25 @@ class PhiConfidence(Pipe):
         self.operating_point = operating_point
         self.recall_threshold = recall_threshold
         self.use_safety_net = use_safety_net
+        self.entity_cues = entity_cues
         self.candidates_key = candidates_key
         self.safety_net_key = safety_net_key
         self.rejected_key = rejected_key
         self.scorer = scorer
         # Empty until `initialize` or `from_disk` (the component warns when it runs so).
         self.calibration = CalibrationMap()
+
+    @property
+    def entity_cues(self) -> FrozenSet[str]:
+        return self._entity_cues
+
+    @entity_cues.setter
+    def entity_cues(self, cues: Sequence[str]) -> None:
+        if isinstance(cues, str) or not all(isinstance(c, str) and c for c in cues):
+            raise ValueError(f"{self.name}: entity_cues must be a list of cue names, got {cues!r}")
+        # Stored as the span ids the safety net writes ("safety_net:role").
+        self._entity_cues = frozenset(cues)
+        self._entity_ids = frozenset(f"{SAFETY_NET_SOURCE}:{cue}" for cue in cues)
 
     @property
     def operating_point(self) -> OperatingPoint:
@@ -223,14 +248,24 @@ class PhiConfidence(Pipe):
             if not any(span.start < e.end and e.start < span.end for e in entities):
                 spans.append(self._candidate(span, f"{DROPPED_SOURCE}|{span.id_}", token_probs))
         for span in doc.spans.get(self.safety_net_key, []):
-            if (span.start, span.end) not in taken:
-                spans.append(self._candidate(span, span.id_ or "safety_net", token_probs))
+            if (span.start, span.end) in taken:
+                continue
+            provenance = span.id_ or SAFETY_NET_SOURCE
+            if provenance in self._entity_ids and not any(
+                span.start < e.end and e.start < span.end for e in entities
+            ):
+                spans.append(self._candidate(span, provenance, token_probs, is_entity=True))
+            else:
+                spans.append(self._candidate(span, provenance, token_probs))
         return spans
 
-    def _candidate(self, span: Span, source: str, token_probs) -> ScoredSpan:
-        """A scored candidate span: its raw score is its tokens' mean NER probability."""
+    def _candidate(
+        self, span: Span, source: str, token_probs, *, is_entity: bool = False
+    ) -> ScoredSpan:
+        """A scored span that is no reconciler entity: its raw score is its tokens'
+        mean NER probability."""
         raw = sum(token_probs[span.start : span.end]) / max(1, len(span))
-        return self._scored(span.start, span.end, span.label_, source, raw, is_entity=False)
+        return self._scored(span.start, span.end, span.label_, source, raw, is_entity=is_entity)
 
     def _entities(self, doc: Doc):
         """(start, end, label, provenance) of doc.ents; provenance from the reconciler's group."""

@@ -4,7 +4,9 @@ the unknown word a patient is called out or moved to, a number opening a line
 before "s/p", a name list's word after a role abbreviation ("W/MD QUENNELL").
 
 Each is weak alone; the calibration map scores each cue on its own
-(`safety_net:<cue>`), and they count only at the `recall` operating point.
+(`safety_net:<cue>`). Their spans count at the `recall` operating point, and at
+every point where `deid_confidence`'s `entity_cues` names them (the project's
+configs name all of CHARTING_CUES: docs/recall.md).
 """
 
 import re
@@ -31,6 +33,17 @@ from .cues import (
 from .tokens import TokenShapes
 
 Proposal = Tuple[int, int, str, str]
+
+# The cues of this module, as their spans' ids name them ("safety_net:<cue>").
+CHARTING_CUES = (
+    "month_day",
+    "line_age",
+    "role",
+    "year_mark",
+    "coordinated",
+    "residence",
+    "call_out",
+)
 
 # A month/day pair standing alone: "7/23", "12/3" (not "120/80", "1/2/09", "5/10%").
 _MONTH_DAY = re.compile(
