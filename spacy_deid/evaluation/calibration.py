@@ -91,7 +91,8 @@ def doc_scored_spans(doc: Doc, gold: Iterable[Unit]) -> List[SpanRecord]:
 def doc_spans_for_selection(doc: Doc) -> List[ScoredSpan]:
     """The Doc's scored spans as operating_point.ScoredSpan (token offsets), so that
     another operating point can be applied offline. Needs a Doc scored at `balanced`,
-    where the output spans are exactly the reconciler's entities."""
+    where the output spans are exactly the entities (the reconciler's and
+    the safety net's `entity_cues` spans)."""
     spans = []
     for key, is_entity in ((PROVENANCE_KEY, True), (REJECTED_KEY, False)):
         group = doc.spans.get(key)

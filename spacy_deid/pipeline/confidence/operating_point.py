@@ -1,6 +1,7 @@
 """Operating points: which scored spans become `doc.ents`.
 
-- `balanced`: the reconciler's entities, unchanged (best F1);
+- `balanced`: the entities: the reconciler's, and the safety-net spans of
+  `deid_confidence`'s `entity_cues` (best F1);
 - `recall`: those entities, plus NER candidates and safety-net spans scored at
   least `recall_threshold`;
 - a number t (0..1): every scored span (entities included) scored at least t.
