@@ -96,6 +96,13 @@ def test_a_clinician_before_a_credential(nlp, text, names):
     ("Switched to Heparin drip at noon.", []),
     ("HER BROTHER DROVE IN FROM STONEBRIDGE.", []),
     ("her brother drove in from stonebridge.", []),
+    # a capitalised town after a preposition in capitals (a note typed in
+    # capitals, the town's name written as names are)
+    ("SON WILL RETURN TO Stonebridge TOMORROW.", ["Stonebridge"]),
+    ("FAMILY DROVE IN FROM Stonebridge.", ["Stonebridge"]),
+    # the same with no town list's word, or a drug a town list holds
+    ("SON WILL RETURN TO Quennelly TOMORROW.", []),
+    ("SWITCHED TO Heparin DRIP.", []),
 ])
 def test_a_town_after_a_place_preposition(nlp, text, towns):
     assert texts_of(nlp, text, labels.CITY) == towns
@@ -119,6 +126,22 @@ def test_the_town_pattern_gives_way_to_the_ner(nlp):
     ("Admitted to the Hospital overnight.", []),
 ])
 def test_a_hospital_before_its_head_word(nlp, text, hospitals):
+    assert texts_of(nlp, text, labels.HOSPITAL) == hospitals
+
+
+@pytest.mark.parametrize("text, hospitals", [
+    # a saint's hospital by its initial, after a place preposition or "@"
+    ("Had a bed offered @ St Q. but needs rescreening.", ["St Q."]),
+    ("Plan to transfer to St Q's tomorrow.", ["St Q's"]),
+    ("PT TO BE TRANSFERRED TO ST Q'S IN AM.", ["ST Q'S"]),
+    # a heart rhythm in capitals, a street, a saint's full name, no preposition
+    ("SR TO ST C PVCS.", []),
+    ("ST ELEVATION IN LEADS V2-V4.", []),
+    ("Lives at 12 Main St. Q is her son.", []),
+    ("Moved to St Quennelly last year.", []),
+    ("St Q's called back.", []),
+])
+def test_a_saints_hospital_by_its_initial(nlp, text, hospitals):
     assert texts_of(nlp, text, labels.HOSPITAL) == hospitals
 
 
