@@ -98,10 +98,10 @@ def test_a_clinician_before_a_credential(nlp, text, names):
     ("her brother drove in from stonebridge.", []),
     # a capitalised town after a preposition in capitals (a note typed in
     # capitals, the town's name written as names are)
-    ("SON WILL RETURN TO Stonebridge TOMORROW.", ["Stonebridge"]),
+    ("SON FLYING BACK TO Stonebridge ON SUNDAY.", ["Stonebridge"]),
     ("FAMILY DROVE IN FROM Stonebridge.", ["Stonebridge"]),
     # the same with no town list's word, or a drug a town list holds
-    ("SON WILL RETURN TO Quennelly TOMORROW.", []),
+    ("SON FLYING BACK TO Quennelly ON SUNDAY.", []),
     ("SWITCHED TO Heparin DRIP.", []),
 ])
 def test_a_town_after_a_place_preposition(nlp, text, towns):
@@ -131,11 +131,11 @@ def test_a_hospital_before_its_head_word(nlp, text, hospitals):
 
 @pytest.mark.parametrize("text, hospitals", [
     # a saint's hospital by its initial, after a place preposition or "@"
-    ("Had a bed offered @ St Q. but needs rescreening.", ["St Q."]),
+    ("Rehab offered a place @ St Q. for Monday.", ["St Q."]),
     ("Plan to transfer to St Q's tomorrow.", ["St Q's"]),
     ("PT TO BE TRANSFERRED TO ST Q'S IN AM.", ["ST Q'S"]),
     # a heart rhythm in capitals, a street, a saint's full name, no preposition
-    ("SR TO ST C PVCS.", []),
+    ("RHYTHM CHANGED TO ST W PVCS.", []),
     ("ST ELEVATION IN LEADS V2-V4.", []),
     ("Lives at 12 Main St. Q is her son.", []),
     ("Moved to St Quennelly last year.", []),
