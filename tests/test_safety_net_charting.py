@@ -185,3 +185,14 @@ def test_entity_cues_round_trip_through_the_config(safety_net_nlp_with, tmp_path
     assert loaded.get_pipe("deid_confidence").entity_cues == {"role"}
     text = "DOSE VERIFIED W/MD QUENNELL BEFORE GIVEN\nplan reviewed 7/23"
     assert [e.text for e in loaded(text).ents] == ["QUENNELL"]
+
+
+def test_entity_cues_stay_when_the_safety_net_is_off_at_the_recall_point(confidence_nlp):
+    confidence = confidence_nlp.get_pipe("deid_confidence")
+    text = "DOSE VERIFIED W/MD QUENNELL BEFORE GIVEN\nplan reviewed 7/23"
+    confidence.use_safety_net = False
+    try:
+        assert released(confidence_nlp, text, "recall", ["role"]) == [("QUENNELL", "DOCTOR")]
+        assert released(confidence_nlp, text, "recall", []) == []
+    finally:
+        confidence.use_safety_net = True

@@ -157,7 +157,8 @@ class PhiConfidence(Pipe):
 
     operating_point: "balanced", "recall", or a threshold in 0..1.
     recall_threshold: lowest score of an added span at the recall point.
-    use_safety_net: add safety-net spans at the recall point (off: candidates only).
+    use_safety_net: add safety-net spans at the recall point (off: candidates only;
+        the entity cues' spans stay, being entities).
     entity_cues: safety-net cues ("role" for "safety_net:role") whose spans are
         entities at every point: cues precise enough to release by default.
     candidates_key / safety_net_key: span groups read (absent groups are skipped).
