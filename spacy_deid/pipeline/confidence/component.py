@@ -20,9 +20,10 @@ then sets `doc.ents` at the operating point (`operating_point.py`) and writes
 - `doc.spans["phi_rejected"]`: the scored spans not used at this point.
 
 `span._.phi_score` reads the score back (spacy_deid/extensions.py); span group attrs travel through
-DocBin and `Doc.to_bytes`. Safety-net spans of the cues named in `entity_cues` (by default the charting
-cues of nursing notes, `safety_net.charting.CHARTING_CUES`) are entities: they
-count at every operating point, `balanced` included, like the reconciler's.
+DocBin and `Doc.to_bytes`. Safety-net spans of the cues named in `entity_cues`
+(by default the charting cues of nursing notes, `safety_net.charting.CHARTING_CUES`)
+are entities: they count at every operating point, `balanced` included, like the
+reconciler's.
 
 The operating point is a config setting
 (`operating_point = "recall"`), overridable at load time
