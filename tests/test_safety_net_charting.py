@@ -196,3 +196,13 @@ def test_entity_cues_stay_when_the_safety_net_is_off_at_the_recall_point(confide
         assert released(confidence_nlp, text, "recall", []) == []
     finally:
         confidence.use_safety_net = True
+
+
+def test_overlapping_entity_cues_give_one_entity(confidence_nlp):
+    # "QUENNELL" is a role's name (after "W/MD") and a coordinated one (before
+    # "AND DRS"): two safety-net spans on one word, one entity.
+    text = "LYTES SENT. CHECKED W/MD QUENNELL AND DRS ABEL AND THORNE AWARE."
+    doc = confidence_nlp(text)
+    cues = sorted(s.id_ for s in doc.spans["phi_safety_net"] if s.text == "QUENNELL")
+    assert cues == ["safety_net:coordinated", "safety_net:role"]
+    assert [e.text for e in doc.ents] == ["QUENNELL"]

@@ -77,6 +77,11 @@ def from_rule(provenance: str) -> bool:
     return mention_source(Mention(0, 0, "", trail)) == RULE_SOURCE
 
 
+def _overlaps_any(span: Span, others: Iterable[ScoredSpan]) -> bool:
+    """Whether the Doc span shares a token with any of the scored spans."""
+    return any(span.start < other.end and other.start < span.end for other in others)
+
+
 @registry.misc("spacy-deid.PhiCalibration.v1")
 def load_calibration(path: Optional[str] = None) -> Dict[str, Any]:
     """A calibration map fitted by `spacy-deid calibrate` (JSON); the packaged one by default."""
@@ -230,7 +235,7 @@ class PhiConfidence(Pipe):
             for span, raw in zip(group, group_scores(group)):
                 # Only candidates on tokens no entity covers: the rest could never be
                 # added, and would skew the candidates' calibration.
-                if not any(span.start < e.end and e.start < span.end for e in entities):
+                if not _overlaps_any(span, entities):
                     spans.append(
                         self._scored(
                             span.start,
@@ -247,25 +252,26 @@ class PhiConfidence(Pipe):
             # ("rule:person-after-relative-one-case|correct:..."), no candidate.
             if from_rule(span.id_):
                 continue
-            if not any(span.start < e.end and e.start < span.end for e in entities):
+            if not _overlaps_any(span, entities):
                 spans.append(self._candidate(span, f"{DROPPED_SOURCE}|{span.id_}", token_probs))
         for span in doc.spans.get(self.safety_net_key, []):
             if (span.start, span.end) in taken:
                 continue
             provenance = span.id_ or SAFETY_NET_SOURCE
-            if provenance in self._entity_ids and not any(
-                span.start < e.end and e.start < span.end for e in entities
-            ):
-                spans.append(self._candidate(span, provenance, token_probs, is_entity=True))
-            else:
-                spans.append(self._candidate(span, provenance, token_probs))
+            # Two cues may propose the same words ("<surname> AND DRS ..." is a role's
+            # and a coordinated name's): the first is the entity, the other a candidate.
+            is_entity = provenance in self._entity_ids and not _overlaps_any(span, entities)
+            scored = self._candidate(span, provenance, token_probs, is_entity=is_entity)
+            spans.append(scored)
+            if is_entity:
+                entities.append(scored)
         return spans
 
     def _candidate(
         self, span: Span, source: str, token_probs, *, is_entity: bool = False
     ) -> ScoredSpan:
-        """A scored span that is no reconciler entity: its raw score is its tokens'
-        mean NER probability."""
+        """A scored span of a span group (no reconciler entity): its raw score is its
+        tokens' mean NER probability."""
         raw = sum(token_probs[span.start : span.end]) / max(1, len(span))
         return self._scored(span.start, span.end, span.label_, source, raw, is_entity=is_entity)
 
