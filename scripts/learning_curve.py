@@ -15,7 +15,8 @@ share S of the others (transfer.phi_windows, `finetune-mix --phi-free-share`);
 `--learn-rate` sets the optimizer's rate (default: the workflow's,
 transfer.SITE_LEARN_RATE); `--also-recall` scores the held-out notes at the
 `recall` operating point too, `--also-corpus-aware` corpus-aware (the evidence
-learned from the held-out notes); `--merge` puts runs side by side.
+learned from the held-out notes); `--merge` puts runs side by side,
+`--by-split` shows one recipe run on several splits (`--seed`) and their mean.
 
 For each N the installed pipeline (`--source`) is fine-tuned as the project's
 `fine-tune-site` workflow does (spacy_deid/transfer.py: every component
@@ -43,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from statistics import mean
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -308,6 +310,54 @@ def markdown_table(results: Dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Settings that may differ between the splits of one recipe.
+SPLIT_FREE_SETTINGS = ("seed", "recipe")
+
+
+def split_table(runs: List[Dict]) -> str:
+    """One recipe run on several splits of the patients (`--seed`), as a
+    Markdown table: a row per split, a column per size (held-out binary
+    token P / R; dev strict F1), and the mean over the splits that have it."""
+    kept = [{k: v for k, v in run["settings"].items() if k not in SPLIT_FREE_SETTINGS}
+            for run in runs]
+    differing = sorted({k for other in kept[1:] for k in set(kept[0]) | set(other)
+                        if kept[0].get(k) != other.get(k)})
+    if differing:
+        raise ValueError("--by-split needs runs of one recipe on several splits; these "
+                         f"settings differ between the runs: {', '.join(differing)}")
+
+    def pct(value: float) -> str:
+        return f"{100 * value:.1f}"
+
+    sizes = sorted({row["notes"] for run in runs for row in run["rows"]})
+    lines = ["| split seed | held-out patients (notes) | "
+             + " | ".join(f"{size} notes: P / R | dev strict F1" for size in sizes) + " |",
+             "|---|---|" + "---|---|" * len(sizes)]
+    by_size: Dict[int, List[Dict]] = {size: [] for size in sizes}
+    for run in runs:
+        rows = {row["notes"]: row for row in run["rows"]}
+        cells = []
+        for size in sizes:
+            row = rows.get(size)
+            if row is None:
+                cells += ["–", "–"]
+                continue
+            by_size[size].append(row)
+            cells += [f"{pct(row['site_binary_p'])} / {pct(row['site_binary_r'])}",
+                      pct(row["dev_strict_f"])]
+        corpus = run.get("corpus", {})
+        lines.append(f"| {run['settings'].get('seed')} | {corpus.get('held_out_patients', '–')} "
+                     f"({corpus.get('held_out_notes', '–')}) | " + " | ".join(cells) + " |")
+    means = []
+    for size in sizes:
+        rows = by_size[size]
+        means += [f"{pct(mean(r['site_binary_p'] for r in rows))} / "
+                  f"{pct(mean(r['site_binary_r'] for r in rows))}",
+                  pct(mean(r["dev_strict_f"] for r in rows))]
+    lines.append("| mean | | " + " | ".join(means) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", type=Path, help="PhysioNet deid-format corpus (read in place)")
@@ -360,6 +410,9 @@ def main(argv: Optional[List[str]] = None) -> None:
                         help="draw the plot and print the table of an existing --output")
     parser.add_argument("--merge", type=Path, nargs="+",
                         help="write the runs of these results files, in order, to --output")
+    parser.add_argument("--by-split", action="store_true",
+                        help="with --merge or --render-only: the runs are one recipe on several "
+                             "splits (--seed); print a row per split and their mean")
     args = parser.parse_args(argv)
     if args.merge:
         runs = [run for path in args.merge for run in recipes_of(json.loads(path.read_text()))]
@@ -369,7 +422,11 @@ def main(argv: Optional[List[str]] = None) -> None:
         results = json.loads(args.output.read_text())
         if args.plot:
             plot(recipes_of(results), args.plot)
-        print(markdown_table(results), end="")
+        runs = recipes_of(results)
+        try:
+            print(split_table(runs) if args.by_split else markdown_table(results), end="")
+        except ValueError as error:
+            parser.error(str(error))
         return
 
     notes = list(read_corpus(args.corpus, "physionet"))

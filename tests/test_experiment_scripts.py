@@ -115,3 +115,38 @@ def test_learning_curve_names_an_unnamed_run_by_its_settings(settings, name):
     import learning_curve
 
     assert learning_curve.recipe_name({"settings": settings}) == name
+
+
+def _split_run(seed, rows, **settings):
+    return {"settings": {"seed": seed, "recipe": f"split seed {seed}", "steps": 300,
+                         **settings},
+            "corpus": {"held_out_patients": 40 + seed, "held_out_notes": 600 + seed},
+            "rows": rows}
+
+
+def test_learning_curve_split_table_gives_each_split_and_their_mean():
+    import learning_curve
+
+    runs = [_split_run(0, [_curve_row(0), _curve_row(50, site_binary_p=0.86)]),
+            _split_run(1, [_curve_row(0), _curve_row(50, site_binary_p=0.84,
+                                                      site_binary_r=0.99)]),
+            _split_run(2, [_curve_row(0)])]
+    header, _, first, second, third, mean = learning_curve.split_table(runs).splitlines()
+    assert "50 notes: P / R" in header
+    assert first.startswith("| 0 | 40 (600) |") and "| 86.0 / 97.0 |" in first
+    assert "| 84.0 / 99.0 |" in second
+    assert third.count("–") == 2  # split 2 has no 50-note row
+    # The mean of a size is over the splits that have it: 85.0 / 98.0, not over three.
+    assert mean.startswith("| mean |") and "| 85.0 / 98.0 |" in mean
+
+
+@pytest.mark.parametrize("other, differing", [
+    ({"steps": 150}, "steps"),
+    ({"nursing": 0.5}, "nursing"),
+])
+def test_learning_curve_split_table_refuses_runs_of_different_recipes(other, differing):
+    import learning_curve
+
+    runs = [_split_run(0, [_curve_row(0)]), _split_run(1, [_curve_row(0)], **other)]
+    with pytest.raises(ValueError, match=differing):
+        learning_curve.split_table(runs)
