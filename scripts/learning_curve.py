@@ -278,11 +278,13 @@ def plot(runs: List[Dict], path: Path) -> None:
     fig.savefig(path, dpi=110, bbox_inches="tight")
 
 
+def pct(value: Optional[float]) -> str:
+    """A share as a percentage with one decimal; "–" where it was not measured."""
+    return "–" if value is None else f"{100 * value:.1f}"
+
+
 def markdown_table(results: Dict) -> str:
     """The curves as a Markdown table (percentages; seconds per step)."""
-
-    def pct(value: Optional[float]) -> str:
-        return "–" if value is None else f"{100 * value:.1f}"
 
     runs = recipes_of(results)
     # Corpus-aware columns only where a run has them (--also-corpus-aware).
@@ -325,9 +327,6 @@ def split_table(runs: List[Dict]) -> str:
     if differing:
         raise ValueError("--by-split needs runs of one recipe on several splits; these "
                          f"settings differ between the runs: {', '.join(differing)}")
-
-    def pct(value: float) -> str:
-        return f"{100 * value:.1f}"
 
     sizes = sorted({row["notes"] for run in runs for row in run["rows"]})
     lines = ["| split seed | held-out patients (notes) | "
@@ -420,9 +419,9 @@ def main(argv: Optional[List[str]] = None) -> None:
         args.render_only = True
     if args.render_only:
         results = json.loads(args.output.read_text())
-        if args.plot:
-            plot(recipes_of(results), args.plot)
         runs = recipes_of(results)
+        if args.plot:
+            plot(runs, args.plot)
         try:
             print(split_table(runs) if args.by_split else markdown_table(results), end="")
         except ValueError as error:
