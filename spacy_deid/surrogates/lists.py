@@ -1,6 +1,6 @@
 """Surrogate lists shipped in `spacy_deid/data/surrogates/`, loaded once.
 
-Most are derived from well-kept packages by `scripts/build_value_lists.py`
+Most are derived from well-kept packages by `scripts/data/build_value_lists.py`
 (census names, USPS cities, GeoNames places, BLS occupations, job titles,
 wordfreq's common words; `SOURCES.json` records package, version and
 licence); the rest (hospital and organisation patterns, departments, traps)
@@ -57,7 +57,7 @@ def grouped(name: str) -> Dict[str, Tuple[str, ...]]:
 @lru_cache(maxsize=None)
 def occupation_words() -> Tuple[Tuple[str, str, int], ...]:
     """(word, plural, number of titles it heads) rows of `occupation_words.tsv`:
-    one-word occupations ("nurse", "nurses"), see scripts/build_value_lists.py."""
+    one-word occupations ("nurse", "nurses"), see scripts/data/build_value_lists.py."""
     rows = []
     for line in _lines("occupation_words.tsv"):
         parts = line.split("\t")

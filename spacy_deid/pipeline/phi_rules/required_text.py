@@ -4,7 +4,7 @@ A note without any of them cannot hold a match, so `deid_phi_rules` skips
 the pattern for that note instead of scanning it. On short notes (ICU
 nursing notes) most cue words of most patterns are absent ("pager",
 "insurance", a relative, a weekday), and skipping them saves about a third
-of the rule scan; the matches are exactly the same (tests/test_phi_rules_required_text.py
+of the rule scan; the matches are exactly the same (tests/pipeline/test_phi_rules_required_text.py
 compares every package pattern with and without the check).
 
 The strings are read from the pattern's syntax tree as Python's own `re`
