@@ -22,7 +22,7 @@ which the NER reads as one more hashed embedding column (an extension name in
 `spacy-deid.LexiconEmbed.v1`, with lexicon dropout). It then leaves `doc.ents`
 empty and *missing*: our `ner` keeps preset entities (and a preset "O" forbids
 an entity on the token), so the pretrained entities must not reach it as
-annotation. Measured in docs/generalization.md.
+annotation. Measured in docs/results.md.
 """
 from typing import Iterable, List
 
