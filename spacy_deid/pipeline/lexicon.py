@@ -23,22 +23,22 @@ wordfreq's common words), `initialize` receives them, and `to_disk` writes
 them with the pipeline, so a packaged pipeline needs nothing else.
 """
 import re
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
-import srsly
 from spacy.language import Language
 from spacy.attrs import LOWER
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
+from spacy.util import registry
 
 from .. import labels
 from ..data_files import warn_no_data
 from ..extensions import install_extensions, set_token_feature_values
 from ..clinical_lexicon import APOSTROPHE_NAME
 from ..surrogates import lists
+from .serialize import Part, SavedParts
 
 # Category tags written to Token._.lexicon; places share the PHI subtype's name.
 FIRST, LAST, JOB, INSTITUTION = "FIRST", "LAST", "JOB", "INSTITUTION"
@@ -135,7 +135,7 @@ def make_lexicon(nlp: Language, name: str, max_phrase_tokens: int) -> "LexiconTa
     return LexiconTagger(nlp.vocab, name, max_phrase_tokens=max_phrase_tokens, nlp=nlp)
 
 
-class LexiconTagger(Pipe):
+class LexiconTagger(SavedParts, Pipe):
     """Token dictionary features (lexicons arrive through `initialize`)."""
 
     def __init__(self, vocab, name: str = "deid_lexicon", *, max_phrase_tokens: int = 6,
@@ -265,41 +265,13 @@ class LexiconTagger(Pipe):
         self.clear()
         self._load(phrases, frequencies)
 
-    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        serializers = {
-            "cfg": lambda: srsly.json_dumps(self.cfg),
-            "lexicons": lambda: srsly.json_dumps(self._lexicon_rows()),
-            "frequencies": lambda: srsly.json_dumps(self._frequency_rows()),
+    def saved_parts(self) -> Dict[str, Part]:
+        return {
+            "cfg": Part("cfg", lambda: self.cfg),
+            "lexicons": Part("lexicons.jsonl", self._lexicon_rows),
+            "frequencies": Part("frequencies.jsonl", self._frequency_rows),
         }
-        return to_bytes(serializers, exclude)
 
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "LexiconTagger":
-        data: Dict[str, object] = {}
-        deserializers = {
-            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
-            "lexicons": lambda b: data.update(lexicons=srsly.json_loads(b)),
-            "frequencies": lambda b: data.update(frequencies=srsly.json_loads(b)),
-        }
-        from_bytes(bytes_data, deserializers, exclude)
-        self._load_rows(data)
-        return self
-
-    def to_disk(self, path, *, exclude: Iterable[str] = tuple()) -> None:
-        serializers = {
-            "cfg": lambda p: srsly.write_json(p, self.cfg),
-            "lexicons.jsonl": lambda p: srsly.write_jsonl(p, self._lexicon_rows()),
-            "frequencies.jsonl": lambda p: srsly.write_jsonl(p, self._frequency_rows()),
-        }
-        to_disk(ensure_path(path), serializers, exclude)
-
-    def from_disk(self, path, *, exclude: Iterable[str] = tuple()) -> "LexiconTagger":
-        path = ensure_path(path)
-        data: Dict[str, object] = {}
-        deserializers = {
-            "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
-            "lexicons.jsonl": lambda p: data.update(lexicons=list(srsly.read_jsonl(p))),
-            "frequencies.jsonl": lambda p: data.update(frequencies=list(srsly.read_jsonl(p))),
-        }
-        from_disk(path, deserializers, exclude)
-        self._load_rows(data)
-        return self
+    def load_parts(self, values: Dict[str, Any]) -> None:
+        self.cfg.update(values.get("cfg", {}))
+        self._load_rows(values)

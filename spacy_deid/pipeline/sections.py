@@ -28,12 +28,11 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
-import srsly
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span, Token
-from spacy.util import ensure_path, filter_spans, from_bytes, from_disk, registry, to_bytes, to_disk
+from spacy.util import filter_spans, registry
 
 from ..data_files import DATA_DIR, read_jsonl, warn_no_data
 from ..extensions import (
@@ -43,6 +42,7 @@ from ..extensions import (
     install_extensions,
     set_token_feature_values,
 )
+from .serialize import Part, SavedParts
 
 DEFAULT_SECTIONS_PATH = DATA_DIR / "section_headers.jsonl"
 DEFAULT_ATTRIBUTES_PATH = DATA_DIR / "attribute_names.jsonl"
@@ -126,7 +126,7 @@ def make_section_detector(
     )
 
 
-class SectionDetector(Pipe):
+class SectionDetector(SavedParts, Pipe):
     """Dictionary-based section-header and attribute-value detector.
 
     The dictionaries arrive through `initialize` (or `from_disk`); until then
@@ -260,52 +260,25 @@ class SectionDetector(Pipe):
         set_token_feature_values(doc, "section_name", sections)
         set_token_feature_values(doc, "attribute_name", attributes)
 
-    # --- serialization -----------------------------------------------------
-    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        serializers = {
-            "cfg": lambda: srsly.json_dumps(self.cfg),
-            "sections": lambda: srsly.json_dumps(self._sections),
-            "attributes": lambda: srsly.json_dumps(self._attributes),
-        }
-        return to_bytes(serializers, exclude)
-
-    def from_bytes(
-        self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()
-    ) -> "SectionDetector":
-        data: Dict[str, Any] = {"sections": self._sections, "attributes": self._attributes}
-        deserializers = {
-            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
-            "sections": lambda b: data.__setitem__("sections", srsly.json_loads(b)),
-            "attributes": lambda b: data.__setitem__("attributes", srsly.json_loads(b)),
-        }
-        from_bytes(bytes_data, deserializers, exclude)
-        self.set_dictionaries(data["sections"], data["attributes"])
-        return self
-
-    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        path = ensure_path(path)
-        serializers = {
-            "cfg": lambda p: srsly.write_json(p, self.cfg),
-            "sections.jsonl": lambda p: srsly.write_jsonl(p, self._sections),
-            "attributes.jsonl": lambda p: srsly.write_jsonl(p, self._attributes),
-        }
-        to_disk(path, serializers, exclude)
-
-    def from_disk(
-        self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
-    ) -> "SectionDetector":
-        path = ensure_path(path)
-        data: Dict[str, Any] = {"sections": self._sections, "attributes": self._attributes}
-        deserializers = {
-            "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
-            "sections.jsonl": lambda p: data.__setitem__("sections", read_entries(p, SECTION)),
-            "attributes.jsonl": lambda p: data.__setitem__(
-                "attributes", read_entries(p, ATTRIBUTE)
+    # --- serialization (pipeline/serialize.py) -------------------------------
+    def saved_parts(self) -> Dict[str, Part]:
+        return {
+            "cfg": Part("cfg", lambda: self.cfg),
+            "sections": Part(
+                "sections.jsonl", lambda: self._sections, read=lambda p: read_entries(p, SECTION)
+            ),
+            "attributes": Part(
+                "attributes.jsonl",
+                lambda: self._attributes,
+                read=lambda p: read_entries(p, ATTRIBUTE),
             ),
         }
-        from_disk(path, deserializers, exclude)
-        self.set_dictionaries(data["sections"], data["attributes"])
-        return self
+
+    def load_parts(self, values: Dict[str, Any]) -> None:
+        self.cfg.update(values.get("cfg", {}))
+        self.set_dictionaries(
+            values.get("sections", self._sections), values.get("attributes", self._attributes)
+        )
 
 
 # --- position rules ----------------------------------------------------------

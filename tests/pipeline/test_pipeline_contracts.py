@@ -12,6 +12,7 @@ from spacy.training import Example
 
 from spacy_deid import extensions
 from spacy_deid.data_files import DataFileError, NoDataWarning, read_jsonl
+from spacy_deid.pipeline.serialize import MissingPartError
 from spacy_deid.tokenizer import blank_deid
 from tiny_configs import tiny_config
 
@@ -294,14 +295,29 @@ def test_pipelines_saved_before_the_common_lifecycle_still_load(tmp_path):
     }
     for name, content in json_files.items():  # as the old code wrote them
         (path / name).write_text(json.dumps(content), encoding="utf-8")
-    (path / "deid_safety_net" / "job_heads.json").unlink()  # older still: no job heads
     loaded = spacy.load(path)
     for name in names:
-        assert STATE[name](loaded.get_pipe(name)) == STATE[name](nlp.get_pipe(name)) or (
-            name == "deid_safety_net"
-            and STATE[name](loaded.get_pipe(name))[:2] == STATE[name](nlp.get_pipe(name))[:2]
-            and loaded.get_pipe(name).job_heads  # the packaged job heads
-        )
+        assert STATE[name](loaded.get_pipe(name)) == STATE[name](nlp.get_pipe(name))
+
+
+@pytest.mark.faults
+@pytest.mark.parametrize(
+    "name,missing",
+    [(name, part[1]) for name, part in PARTS.items() if name != "deid_confidence"]
+    + [("deid_safety_net", "job_heads.json"), ("deid_sections", "cfg"), ("deid_phi_rules", "cfg")],
+)
+def test_a_missing_saved_file_is_an_error_naming_component_and_file(name, missing, tmp_path):
+    """Data comes from `initialize` or `from_disk` only: a saved folder missing a
+    file fails to load (never filled from the package's data)."""
+    nlp, _ = initialized(name)
+    nlp.to_disk(tmp_path / "pipeline")
+    spacy.load(tmp_path / "pipeline")  # complete: loads
+    (tmp_path / "pipeline" / name / missing).unlink()
+    with pytest.raises(MissingPartError, match=f"{name}: .*{missing} is missing"):
+        spacy.load(tmp_path / "pipeline")
+    # exclude leaves the part out: nothing is read, the component keeps what it has
+    part = missing.split(".")[0]
+    assemble([name]).get_pipe(name).from_disk(tmp_path / "pipeline" / name, exclude=[part])
 
 
 def test_saved_pipeline_loads_and_finds_the_same(rules_nlp, tmp_path):

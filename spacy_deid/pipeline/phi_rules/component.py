@@ -21,25 +21,15 @@ the pattern that comes first.
 its spans key): P/R/F of `doc.spans[spans_key]` against the reference
 entities, reported as `spans_<spans_key>_p/r/f/per_type` by `nlp.evaluate`.
 """
-from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-import srsly
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.pipeline.ner import ner_score
 from spacy.scorer import Scorer
 from spacy.tokens import Doc, Span
 from spacy.training import Example
-from spacy.util import (
-    SimpleFrozenList,
-    ensure_path,
-    from_bytes,
-    from_disk,
-    registry,
-    to_bytes,
-    to_disk,
-)
+from spacy.util import registry
 
 from ...data_files import warn_no_data
 from ...extensions import ATTRIBUTES_KEY, RULES_KEY
@@ -51,6 +41,7 @@ from .patterns import (
     load_phi_patterns,
     read_pattern_files,
 )
+from ..serialize import Part, SavedParts
 from .required_text import RequiredTextIndex
 
 DEFAULT_SPANS_KEY = RULES_KEY
@@ -143,7 +134,7 @@ def make_phi_rules(
     )
 
 
-class PhiRules(Pipe):
+class PhiRules(SavedParts, Pipe):
     """Find PHI with regexes; write the hits to a span group (and optionally doc.ents).
 
     alignment_mode: how a character hit becomes a token span. "expand" (the
@@ -289,38 +280,22 @@ class PhiRules(Pipe):
             values.setdefault(span.label_, []).append((span.start_char, span.end_char))
         return values
 
-    # --- serialization --------------------------------------------------------
-    # "cfg" (a format version) and "patterns" (JSONL on disk); either can be
-    # excluded, and an excluded part keeps what the component has.
-    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
-        serializers = {
-            "cfg": lambda: srsly.json_dumps(self._cfg()),
-            "patterns": lambda: srsly.json_dumps(self._patterns),
+    # --- serialization (pipeline/serialize.py) ---------------------------------
+    # "cfg" (a format version) and "patterns" (JSONL on disk, read with file
+    # and line in its errors).
+    def saved_parts(self) -> Dict[str, Part]:
+        return {
+            "cfg": Part("cfg", self._cfg),
+            "patterns": Part(
+                "patterns.jsonl", lambda: self._patterns, read=lambda p: read_pattern_files([p])
+            ),
         }
-        return to_bytes(serializers, exclude)
 
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()) -> "PhiRules":
-        deserializers = {
-            "cfg": lambda b: self._check_cfg(srsly.json_loads(b)),
-            "patterns": lambda b: self._set_patterns(srsly.json_loads(b)),
-        }
-        from_bytes(bytes_data, deserializers, exclude)
-        return self
-
-    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
-        serializers = {
-            "cfg": lambda p: srsly.write_json(p, self._cfg()),
-            "patterns.jsonl": lambda p: srsly.write_jsonl(p, self._patterns),
-        }
-        to_disk(ensure_path(path), serializers, exclude)
-
-    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()) -> "PhiRules":
-        deserializers = {
-            "cfg": lambda p: self._check_cfg(srsly.read_json(p)) if p.exists() else None,
-            "patterns.jsonl": lambda p: self._set_patterns(read_pattern_files([p])),
-        }
-        from_disk(ensure_path(path), deserializers, exclude)
-        return self
+    def load_parts(self, values: Dict[str, Any]) -> None:
+        if "cfg" in values:
+            self._check_cfg(values["cfg"])
+        if "patterns" in values:
+            self._set_patterns(values["patterns"])
 
     def _set_patterns(self, patterns: Iterable[PatternDict]) -> None:
         self.clear()

@@ -46,17 +46,17 @@ docs/recall.md.
 """
 
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-import srsly
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span, SpanGroup
-from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
+from spacy.util import registry
 
 from ...data_files import DATA_DIR, warn_no_data
 from ...extensions import SECTIONS_KEY, install_extensions
 from ...surrogates import lists
+from ..serialize import Part, SavedParts
 from ..shared_words import load_job_heads
 from .charting import ChartingCues
 from .institutions import InstitutionCues
@@ -123,7 +123,9 @@ def make_safety_net(
     )
 
 
-class SafetyNet(NameCues, InstitutionCues, OccupationCues, PlaceCues, ChartingCues, Pipe):
+class SafetyNet(
+    NameCues, InstitutionCues, OccupationCues, PlaceCues, ChartingCues, SavedParts, Pipe
+):
     """Propose low-confidence PHI spans for tokens no other component marked.
 
     spans_key: the span group written.
@@ -234,53 +236,18 @@ class SafetyNet(NameCues, InstitutionCues, OccupationCues, PlaceCues, ChartingCu
             load_job_heads() if job_heads is None else job_heads,
         )
 
-    # Saved as three JSON files (the names pipelines saved before this layout
-    # have too); `exclude` takes "clinical_vocabulary", "common_words", "job_heads".
-    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        serializers = {
-            "clinical_vocabulary": lambda: srsly.json_dumps(sorted(self.clinical)),
-            "common_words": lambda: srsly.json_dumps(dict(sorted(self.common.items()))),
-            "job_heads": lambda: srsly.json_dumps(sorted(self.job_heads)),
+    # Saved as three JSON files (pipeline/serialize.py); `exclude` takes
+    # "clinical_vocabulary", "common_words", "job_heads".
+    def saved_parts(self) -> Dict[str, Part]:
+        return {
+            "clinical_vocabulary": Part("clinical_vocabulary.json", lambda: sorted(self.clinical)),
+            "common_words": Part("common_words.json", lambda: dict(sorted(self.common.items()))),
+            "job_heads": Part("job_heads.json", lambda: sorted(self.job_heads)),
         }
-        return to_bytes(serializers, exclude)
 
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "SafetyNet":
-        data = self._data()
-        deserializers = {
-            "clinical_vocabulary": lambda b: data.update(clinical=srsly.json_loads(b)),
-            "common_words": lambda b: data.update(common=srsly.json_loads(b)),
-            "job_heads": lambda b: data.update(job_heads=srsly.json_loads(b)),
-        }
-        from_bytes(bytes_data, deserializers, exclude)
-        self._set_data(data["clinical"], data["common"], data["job_heads"])
-        return self
-
-    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        serializers = {
-            "clinical_vocabulary.json": lambda p: srsly.write_json(p, sorted(self.clinical)),
-            "common_words.json": lambda p: srsly.write_json(p, dict(sorted(self.common.items()))),
-            "job_heads.json": lambda p: srsly.write_json(p, sorted(self.job_heads)),
-        }
-        to_disk(ensure_path(path), serializers, exclude)
-
-    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "SafetyNet":
-        data = self._data()
-        deserializers = {
-            "clinical_vocabulary.json": lambda p: data.update(clinical=self._read_json(p)),
-            "common_words.json": lambda p: data.update(common=self._read_json(p)),
-            # Pipelines saved before the job heads existed get the packaged ones.
-            "job_heads.json": lambda p: data.update(
-                job_heads=srsly.read_json(p) if p.exists() else load_job_heads()
-            ),
-        }
-        from_disk(ensure_path(path), deserializers, exclude)
-        self._set_data(data["clinical"], data["common"], data["job_heads"])
-        return self
-
-    def _read_json(self, path: Path) -> Any:
-        if not path.exists():
-            raise ValueError(f"{self.name}: {path} is missing")
-        return srsly.read_json(path)
-
-    def _data(self) -> Dict[str, Any]:
-        return {"clinical": self.clinical, "common": self.common, "job_heads": self.job_heads}
+    def load_parts(self, values: Dict[str, Any]) -> None:
+        self._set_data(
+            values.get("clinical_vocabulary", self.clinical),
+            values.get("common_words", self.common),
+            values.get("job_heads", self.job_heads),
+        )
