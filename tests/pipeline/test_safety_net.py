@@ -259,13 +259,15 @@ def test_round_trip(tmp_path):
     assert loaded.from_bytes(net.to_bytes()).clinical == {"zyxwert"}
 
 
-def test_pipelines_saved_without_job_heads_get_the_packaged_ones(tmp_path):
+def test_a_folder_saved_without_job_heads_is_an_error_not_the_packaged_ones(tmp_path):
+    """Data comes from initialize or from_disk only (pipeline/serialize.py)."""
     nlp = spacy.blank("en")
     net = nlp.add_pipe("deid_safety_net")
     nlp.initialize()
     net.to_disk(tmp_path / "net")
     (tmp_path / "net" / "job_heads.json").unlink()
-    assert "developer" in net.from_disk(tmp_path / "net").job_heads
+    with pytest.raises(ValueError, match="deid_safety_net: .*job_heads.json is missing"):
+        net.from_disk(tmp_path / "net")
 
 
 def test_missing_data_file_is_a_clear_error(tmp_path):
