@@ -158,6 +158,13 @@ def set_token_feature_values(doc: Doc, name: str, values: Sequence[Any]) -> None
     store[name] = list(values)
 
 
+def lexicon_tags(token: Token) -> Tuple[str, ...]:
+    """The `deid_lexicon` categories of a token ("FIRST", "CITY"; none without
+    that component), for the reconciler and the corpus-aware pass alike."""
+    value = token._.get("lexicon") if Token.has_extension("lexicon") else None
+    return tuple(value.split("|")) if value else ()
+
+
 def _rebuild_store(doc: Doc) -> Dict[str, Any]:
     """One store at offset 0 for the Doc's current tokens, with every value the
     Doc had (from older stores, pieces joined by Doc.from_docs, or spaCy's

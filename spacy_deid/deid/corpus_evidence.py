@@ -51,8 +51,7 @@ from spacy.util import ensure_path, filter_spans
 from .. import labels
 from ..clinical_lexicon import ENGLISH_OR_CLINICAL_LIST, vocabulary_lists
 from ..data_files import DATA_DIR
-from ..extensions import install_extensions
-from ..pipeline.reconciler.steps import lexicon_tags
+from ..extensions import install_extensions, lexicon_tags
 from .windows import pipe_bounded
 
 # Span groups the second pass writes, so a reviewer can see what it changed.
