@@ -42,7 +42,7 @@ from .io import (
     released_note,
 )
 from .mapping import check_mapping_outside
-from .windows import piece_points, pipe_bounded, without_tensor
+from .windows import join_pieces, note_pieces, pipe_bounded, without_tensor
 from .release import Deidentifier
 from ..corpus.i2b2_2014 import note_to_i2b2_2014
 
@@ -342,19 +342,19 @@ class BatchRunner:
         started = time.perf_counter()
         jobs: Dict[int, FileJob] = {}
         ready: List[FileJob] = []
-        parts: Dict[Tuple[int, int], List[Optional[Doc]]] = {}
+        parts: Dict[Tuple[int, int], List[Optional[Tuple[int, Doc]]]] = {}
         bar = _progress_bar(self.progress)
         try:
             stream = self._notes(pending, jobs, ready, summary)
             # Batches bounded by words, the tok2vec on windows (windows.py).
             docs = pipe_bounded(self.nlp, stream, n_process=self.n_process, batch_size=self.batch_size)
-            for doc, (job_index, note_index, part, n_parts) in docs:
-                if n_parts > 1:  # a note over max_length, processed in pieces
+            for doc, (job_index, note_index, part, n_parts, start) in docs:
+                if n_parts > 1:  # a long note, processed in overlapping pieces (windows.py)
                     pieces = parts.setdefault((job_index, note_index), [None] * n_parts)
-                    pieces[part] = without_tensor(doc)  # the release reads text and entities
+                    pieces[part] = (start, without_tensor(doc))  # the release reads text and entities
                     if any(piece is None for piece in pieces):
                         continue
-                    doc = Doc.from_docs(parts.pop((job_index, note_index)), ensure_whitespace=False)
+                    doc = join_pieces(parts.pop((job_index, note_index)))
                 job = jobs[job_index]
                 note = job.notes[note_index]
                 if doc.text != note.text:  # a pipeline that changed the text cannot be released
@@ -390,11 +390,13 @@ class BatchRunner:
             summary.seconds = time.perf_counter() - started
         return summary
 
-    def _notes(self, pending, jobs, ready, summary) -> Iterator[Tuple[str, Tuple[int, int, int, int]]]:
-        """(text, (file, note, part, parts)) for every note of every readable
-        file, in order; a note over the pipeline's max_length comes in parts
-        split at paragraph, line or word boundaries (a file with a note that
-        has none is reported and skipped)."""
+    def _notes(
+        self, pending, jobs, ready, summary
+    ) -> Iterator[Tuple[str, Tuple[int, int, int, int, int]]]:
+        """(text, (file, note, part, parts, start character)) for every note of
+        every readable file, in order; a long note comes in overlapping parts
+        split at paragraph, line or word boundaries (windows.note_pieces; a
+        file with a note that has none is reported and skipped)."""
         for job_index, (path, relative) in enumerate(pending):
             try:
                 job = read_job(path, relative, self.text_field, self.patient_field)
@@ -419,7 +421,7 @@ class BatchRunner:
                 ready.append(job)  # an empty JSONL/CSV file is written back as it is
                 continue
             limit = self.nlp.max_length
-            splits = [piece_points(note.text, limit) for note in job.notes]
+            splits = [note_pieces(note.text, limit) for note in job.notes]
             if None in splits:
                 index = splits.index(None)
                 summary.failed.append(
@@ -432,10 +434,9 @@ class BatchRunner:
                 )
                 continue
             jobs[job_index] = job
-            for note_index, (note, points) in enumerate(zip(job.notes, splits)):
-                bounds = [0, *points, len(note.text)]
-                for part, (start, end) in enumerate(zip(bounds, bounds[1:])):
-                    yield note.text[start:end], (job_index, note_index, part, len(bounds) - 1)
+            for note_index, (note, bounds) in enumerate(zip(job.notes, splits)):
+                for part, (start, end) in enumerate(bounds):
+                    yield note.text[start:end], (job_index, note_index, part, len(bounds), start)
 
     def _flush(self, ready: List[FileJob], output_dir: Path, summary: BatchSummary) -> None:
         """Save the mapping, then write the finished files (in that order, so a

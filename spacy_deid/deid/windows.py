@@ -39,17 +39,32 @@ at paragraph, line or word breaks (spacy_deid/deid/split.py) and joined
 again: name propagation and other note-level steps then work within a piece.
 Notes below the limit (100,000 characters, about 16,000 words) are
 processed whole, as before.
+
+Pieces overlap (`note_pieces`): each reads `overlap` characters (2,000) past
+its cuts on both sides, so a mention near a cut is seen whole and with its
+context by both neighbours. `join_pieces` then cuts each overlap where
+neither neighbour has an entity or candidate span within `CUT_GAP`
+characters (nearest the middle, at a word break) and keeps each side's
+annotations up to that cut: a phone, date, name or address is never split
+in two by a piece boundary (issue 61).
 """
 
+import re
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.language import Language
 from spacy.pipeline import Tok2Vec
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span, SpanGroup
 from thinc.api import Model
 
-from ..extensions import TOKEN_FEATURES, set_token_feature_values, token_feature_values
+from ..extensions import (
+    TOKEN_FEATURES,
+    TOKEN_FEATURES_STORE,
+    has_token_feature,
+    set_token_feature_values,
+    token_feature_values,
+)
 from ..ml.fork import BATCHES_PER_WORKER, batches_for_workers  # noqa: F401 (re-exported)
 from ..ml.fork import end_workers_when_pipe_fails
 from .split import split_points
@@ -61,6 +76,14 @@ DEFAULT_MAX_TOKENS = 4000
 # and its beam hold about 6 KB per token of the Docs in a batch.
 DEFAULT_MAX_WORDS = 20000
 DEFAULT_PIECE_CHARS = 100000
+# Characters each piece of a long note reads past its cuts, on each side: far
+# more than a mention and the context the rules and the NER look at.
+PIECE_OVERLAP = 2000
+# Characters kept between a final cut and any entity or candidate span of the
+# two pieces around it; spans longer than MAX_MENTION_CHARS (sections,
+# attribute blocks) do not count.
+CUT_GAP = 32
+MAX_MENTION_CHARS = 300
 # Tokens of context kept on each side of a cut, at least the encoder's reach.
 MIN_MARGIN = 32
 # Layers whose reach is known: thinc's windowing (seq2col inside with_array)
@@ -247,3 +270,171 @@ def piece_points(text: str, max_length: int, piece_chars: int = DEFAULT_PIECE_CH
     if points is None and limit < max_length:
         points = split_points(text, max_length)
     return points
+
+
+# (start, end) characters of a note that one piece's Doc holds.
+PieceBounds = Tuple[int, int]
+_WORD_BREAK = re.compile(r"\s+")
+
+
+def note_pieces(
+    text: str,
+    max_length: int,
+    piece_chars: int = DEFAULT_PIECE_CHARS,
+    overlap: int = PIECE_OVERLAP,
+) -> Optional[List[PieceBounds]]:
+    """The (start, end) characters of each piece the pipeline reads of a note:
+    [(0, len(text))] when it fits `piece_chars` (and `max_length`); else
+    pieces cut as `piece_points` does, with room left for reading up to
+    `overlap` characters past each cut, at word breaks, on both sides
+    (`join_pieces` decides where each overlap is cut). None when some stretch
+    has no break to cut at."""
+    limit = min(max_length, piece_chars) if piece_chars > 0 else max_length
+    if len(text) <= limit:
+        return [(0, len(text))]
+    overlap = max(0, min(overlap, limit // 8))
+    points = piece_points(text, max_length - 4 * overlap, piece_chars - 4 * overlap if piece_chars > 0 else 0)
+    if points is None:
+        points = piece_points(text, max_length, piece_chars)
+        overlap = 0
+    if points is None:
+        return None
+    bounds = [0, *points, len(text)]
+    return [
+        (_break_before(text, start, overlap), _break_after(text, end, overlap))
+        for start, end in zip(bounds, bounds[1:])
+    ]
+
+
+def _break_before(text: str, cut: int, overlap: int) -> int:
+    """A word break from `overlap` to `2 * overlap` characters before `cut`
+    (the latest), else the earliest one before it, else `cut`."""
+    if cut == 0 or overlap == 0:
+        return cut
+    ends = [m.end() for m in _WORD_BREAK.finditer(text, max(0, cut - 2 * overlap), cut)]
+    ends = [end for end in ends if end < cut]
+    far = [end for end in ends if end <= cut - overlap]
+    return far[-1] if far else (ends[0] if ends else cut)
+
+
+def _break_after(text: str, cut: int, overlap: int) -> int:
+    """A word break from `overlap` to `2 * overlap` characters after `cut`
+    (the earliest), else the latest one after it, else `cut`."""
+    if cut == len(text) or overlap == 0:
+        return cut
+    ends = [m.end() for m in _WORD_BREAK.finditer(text, cut, min(len(text), cut + 2 * overlap))]
+    ends = [end for end in ends if end > cut]
+    far = [end for end in ends if end >= cut + overlap]
+    return far[0] if far else (ends[-1] if ends else cut)
+
+
+def join_pieces(pieces: Sequence[Tuple[int, Doc]], text: Optional[str] = None) -> Doc:
+    """One Doc of a note from its pieces' Docs, each given with the note offset
+    it starts at (`note_pieces`). Where two pieces overlap, the cut is the word
+    break nearest the overlap's middle that lies at least `CUT_GAP` characters
+    from every entity and candidate span of both (else the one farthest from
+    them); each side's entities, span groups and token features are kept up
+    to it. Pieces that do not overlap are joined as they are."""
+    pieces = sorted(pieces, key=lambda piece: piece[0])
+    if len(pieces) == 1 and pieces[0][0] == 0:
+        return pieces[0][1]
+    cuts = [pieces[0][0]]
+    for (left_start, left), (right_start, right) in zip(pieces, pieces[1:]):
+        cuts.append(overlap_cut(left_start, left, right_start, right))
+    cuts.append(pieces[-1][0] + len(pieces[-1][1].text))
+    parts = [
+        doc_between(doc, cuts[i] - start, cuts[i + 1] - start)
+        for i, (start, doc) in enumerate(pieces)
+    ]
+    joined = Doc.from_docs(parts, ensure_whitespace=False)
+    for name in TOKEN_FEATURES:
+        if any(has_token_feature(part, name) for part in parts):
+            values = [value for part in parts for value in token_feature_values(part, name)]
+            set_token_feature_values(joined, name, values)
+    if text is not None and joined.text != text:
+        raise ValueError("the joined pieces do not give the note's text back")
+    return joined
+
+
+def overlap_cut(left_start: int, left: Doc, right_start: int, right: Doc) -> int:
+    """The note offset where the text shared by `left` (starting at note
+    offset `left_start`) and `right` is cut (`join_pieces`)."""
+    left_end = left_start + len(left.text)
+    if right_start >= left_end:
+        if right_start > left_end:
+            raise ValueError(f"pieces leave a gap at characters {left_end}-{right_start}")
+        return right_start
+    left_starts = {token.idx + left_start for token in left}
+    text = right.text
+    candidates = [
+        token.idx + right_start
+        for token in right
+        if token.idx + right_start < left_end
+        and token.idx + right_start in left_starts
+        and token.idx > 0
+        and text[token.idx - 1].isspace()
+        and not token.is_space
+    ]
+    if not candidates:  # no shared word break: the start of the right piece
+        return right_start
+    spans = _mention_spans(left, left_start) + _mention_spans(right, right_start)
+    middle = (right_start + left_end) / 2
+    # Within the middle half of the overlap, both sides have read far enough.
+    quarter = (left_end - right_start) / 4
+    central = [c for c in candidates if abs(c - middle) <= quarter] or candidates
+
+    def distance(cut: int) -> float:
+        gaps = [max(start - cut, cut - end, 0) if not start < cut < end else -1 for start, end in spans]
+        return min(gaps, default=float("inf"))
+
+    safe = [c for c in central if distance(c) >= CUT_GAP]
+    if safe:
+        return min(safe, key=lambda c: abs(c - middle))
+    return max(central, key=lambda c: (distance(c), -abs(c - middle)))
+
+
+def _mention_spans(doc: Doc, offset: int) -> List[Tuple[int, int]]:
+    """(start, end) note offsets of `doc`'s entities and of its span groups'
+    spans up to MAX_MENTION_CHARS long."""
+    spans = [(ent.start_char, ent.end_char) for ent in doc.ents]
+    for group in doc.spans.values():
+        spans.extend((s.start_char, s.end_char) for s in group if s.end_char - s.start_char <= MAX_MENTION_CHARS)
+    return [(start + offset, end + offset) for start, end in spans]
+
+
+def doc_between(doc: Doc, start_char: int, end_char: int) -> Doc:
+    """The tokens of `doc` from character `start_char` to `end_char` (token
+    starts, or the Doc's end) as a Doc with their entities, the span group
+    spans inside, token features and extension values (`Span.as_doc` copies
+    neither span groups nor a feature store it would misalign)."""
+    if start_char == 0 and end_char == len(doc.text):
+        return doc
+    starts = {token.idx: token.i for token in doc}
+    starts[len(doc.text)] = len(doc)
+    if start_char not in starts or end_char not in starts:
+        raise ValueError(f"characters {start_char}-{end_char} are not token boundaries")
+    span = doc[starts[start_char] : starts[end_char]]
+    piece = span.as_doc()
+    for key, value in doc.user_data.items():
+        if isinstance(key, tuple) and len(key) == 4 and key[0] == "._.":
+            kind, name, start, end = key
+            if name == TOKEN_FEATURES_STORE:
+                continue
+            if start is None:
+                piece.user_data[key] = value
+            elif start_char <= start < end_char:
+                piece.user_data[(kind, name, start - start_char, None if end is None else end - start_char)] = value
+        else:
+            piece.user_data[key] = value
+    for name in TOKEN_FEATURES:
+        if has_token_feature(doc, name):
+            values = token_feature_values(doc, name)
+            set_token_feature_values(piece, name, list(values[span.start : span.end]))
+    for key, group in doc.spans.items():
+        inside = [
+            Span(piece, s.start - span.start, s.end - span.start, label=s.label, kb_id=s.kb_id, span_id=s.id)
+            for s in group
+            if span.start <= s.start and s.end <= span.end
+        ]
+        piece.spans[key] = SpanGroup(piece, name=key, spans=inside)
+    return piece
