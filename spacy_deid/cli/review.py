@@ -12,7 +12,9 @@ import typer
 from wasabi import msg
 
 from ..deid.files import atomic_write_text
-from ..deid.io import InputError, NoteIn, input_files, is_hidden, read_job
+from ..corpus.listing import input_files, is_hidden
+from ..corpus.note_files import read_job
+from ..corpus.note_input import InputError, NoteIn
 from ..review.export import ExportError, is_export, read_export
 from ..review.page import DEFAULT_LOW_SCORE, NOTICE, ReviewNote, render_page, review_note
 from . import app

@@ -18,7 +18,9 @@ from typing import Iterator, List, Optional
 
 from .. import labels
 from . import problems as P
+from .jsonl_notes import jsonl_records
 from .note import Note
+from .note_input import DEFAULT_PATIENT_FIELD, InputError, field_value
 from .problems import CorpusFormatError, PathLike, ProblemLog
 from .validate import RawMention, validate_mentions
 
@@ -31,8 +33,6 @@ def read_jsonl_corpus(path: PathLike, log: Optional[ProblemLog] = None) -> Itera
     """The notes of one annotated JSONL file. A line that is not a note (not
     JSON, no text) raises CorpusFormatError; bad spans too, or with a lenient
     log they are skipped and counted."""
-    from ..deid.io import DEFAULT_PATIENT_FIELD, InputError, field_value, jsonl_records
-
     path = Path(path)
     log = log if log is not None else ProblemLog()
     try:

@@ -474,7 +474,9 @@ def _batch_notes(
     are per patient, so pieces count as the note). Files the runner cannot
     read are left to it to report."""
     from .batch import patient_key
-    from .io import SUFFIXES, input_files, read_job
+    from ..corpus.listing import input_files
+    from ..corpus.note_files import read_job
+    from ..corpus.note_input import SUFFIXES
     from .split import split_points
 
     input_path = Path(input_path)

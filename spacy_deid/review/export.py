@@ -95,7 +95,8 @@ def _done_mark(path: Path) -> Optional[bool]:
 
 def _jsonl_marks(path: Path, first_only: bool = False) -> List[Optional[bool]]:
     """Each note's done mark in a JSONL export (None for a note without one)."""
-    from ..deid.io import InputError, jsonl_records
+    from ..corpus.jsonl_notes import jsonl_records
+    from ..corpus.note_input import InputError
 
     marks: List[Optional[bool]] = []
     try:

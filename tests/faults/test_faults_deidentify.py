@@ -305,7 +305,7 @@ def test_a_second_run_into_a_busy_output_is_a_message(tmp_path, rules_model_dir,
 
 def test_review_reports_a_refused_line_instead_of_leaving_it_out(tmp_path):
     from spacy_deid.cli.review import read_review_notes
-    from spacy_deid.deid.io import InputError
+    from spacy_deid.corpus.note_input import InputError
 
     (tmp_path / "notes.jsonl").write_text(
         GOOD_LINE + "\n" + BAD_LINES[0][1] + "\n" + BAD_LINES[1][1] + "\n", encoding="utf-8"
