@@ -39,6 +39,15 @@ What the beam decodes (`scope`):
   run of common lower-case words outside the windows gets no candidates.
   Without `deid_lexicon` no word counts as common: the windows are the lines.
 
+In the line scopes no beam decodes more than `max_segment_tokens` tokens
+(1,000): a beam's cost per token grows with the length it decodes, so a
+longer line or window (a one-line note, a pasted base64 blob with no
+whitespace) would take time quadratic in its length. It is cut into windows
+of at most that many tokens, each cut before a token that no greedy entity
+continues, at a space or punctuation where there is one in the window's
+second half. Lines of clinical notes are far shorter (the longest of the dev
+notes: about 260 tokens), so they decode as before. 0 turns the cap off.
+
 The line scopes need an NER that reads `doc.tensor` (a `Tok2VecListener`,
 as in `configs/cpu.cfg`); with any other (a transformer listener, an inline
 tok2vec) the component decodes whole Docs whatever the scope says.
@@ -82,6 +91,7 @@ _JOB_TAG = "JOB"
         "min_score": 0.001,
         "scope": SCOPE_DOC,
         "focus_margin": 2,
+        "max_segment_tokens": 1000,
     },
     default_score_weights={},
 )
@@ -95,6 +105,7 @@ def make_ner_scores(
     min_score: float,
     scope: str,
     focus_margin: int,
+    max_segment_tokens: int,
 ) -> "NerScores":
     """Create a `deid_ner_scores` component (reads the pipe called `ner_name`)."""
     return NerScores(
@@ -107,6 +118,7 @@ def make_ner_scores(
         min_score=min_score,
         scope=scope,
         focus_margin=focus_margin,
+        max_segment_tokens=max_segment_tokens,
     )
 
 
@@ -120,6 +132,8 @@ class NerScores(SettingsOnlyPipe):
     min_score: candidates below this probability are not written.
     scope: what one beam decodes: "doc", "lines" or "focus" (module docstring).
     focus_margin: tokens kept on each side of a possible-PHI token ("focus").
+    max_segment_tokens: longest stretch one beam decodes in the line scopes
+        (longer lines or windows are cut; 0: no limit).
     """
 
     def __init__(
@@ -134,6 +148,7 @@ class NerScores(SettingsOnlyPipe):
         min_score: float = 0.001,
         scope: str = SCOPE_DOC,
         focus_margin: int = 2,
+        max_segment_tokens: int = 1000,
     ) -> None:
         if beam_width < 2:
             raise ValueError(f"{name}: beam_width must be at least 2, got {beam_width}")
@@ -141,6 +156,11 @@ class NerScores(SettingsOnlyPipe):
             raise ValueError(f"{name}: scope must be one of {', '.join(SCOPES)}, got {scope!r}")
         if focus_margin < 0:
             raise ValueError(f"{name}: focus_margin must be at least 0, got {focus_margin}")
+        if max_segment_tokens < 0 or 0 < max_segment_tokens < 2:
+            raise ValueError(
+                f"{name}: max_segment_tokens must be 0 (no limit) or at least 2, "
+                f"got {max_segment_tokens}"
+            )
         install_extensions()
         self.nlp = nlp
         self.name = name
@@ -151,6 +171,7 @@ class NerScores(SettingsOnlyPipe):
         self.min_score = min_score
         self.scope = scope
         self.focus_margin = focus_margin
+        self.max_segment_tokens = max_segment_tokens
 
     def _ner(self):
         if self.ner_name not in self.nlp.pipe_names:
@@ -195,13 +216,15 @@ class NerScores(SettingsOnlyPipe):
     def segments(self, doc: Doc) -> List[Tuple[int, int]]:
         """The (start, end) token ranges the beam decodes, for the line scopes."""
         lines = line_ranges(doc)
-        if self.scope != SCOPE_FOCUS:
+        if self.scope == SCOPE_FOCUS:
+            possible = possible_phi_tokens(doc)
+            windows = []
+            for start, end in lines:
+                windows.extend(focus_windows(possible[start:end], self.focus_margin, start))
+            lines = windows
+        if self.max_segment_tokens <= 0 or all(end - start <= self.max_segment_tokens for start, end in lines):
             return lines
-        possible = possible_phi_tokens(doc)
-        windows = []
-        for start, end in lines:
-            windows.extend(focus_windows(possible[start:end], self.focus_margin, start))
-        return windows
+        return bounded_segments(doc, lines, self.max_segment_tokens)
 
     def set_annotations(self, docs: Iterable[Doc], scores: List[EntityScores]) -> None:
         for doc, entity_scores in zip(docs, scores):
@@ -256,6 +279,33 @@ def line_ranges(doc: Doc) -> List[Tuple[int, int]]:
     if len(doc) > start:
         ranges.append((start, len(doc)))
     return ranges
+
+
+def bounded_segments(
+    doc: Doc, segments: List[Tuple[int, int]], max_tokens: int
+) -> List[Tuple[int, int]]:
+    """`segments` with each one longer than `max_tokens` cut into pieces of at
+    most that many: each cut is before a token that continues no greedy
+    entity, the last one in the piece's second half that follows a space or
+    punctuation token, else the last one that continues no entity there, else
+    at `max_tokens` (an entity that long is cut)."""
+    continues = numpy.zeros(len(doc) + 1, dtype=bool)
+    for ent in doc.ents:
+        continues[ent.start + 1 : ent.end] = True
+    flags = doc.to_array([IS_SPACE, IS_PUNCT]).astype(bool) if len(doc) else numpy.zeros((0, 2), bool)
+    after_break = numpy.zeros(len(doc) + 1, dtype=bool)
+    after_break[1 : len(doc) + 1] = flags[:, 0] | flags[:, 1]
+    bounded = []
+    for start, end in segments:
+        while end - start > max_tokens:
+            low, high = start + max_tokens // 2 + 1, start + max_tokens
+            free = numpy.flatnonzero(~continues[low : high + 1])
+            best = numpy.flatnonzero(~continues[low : high + 1] & after_break[low : high + 1])
+            cut = low + int(best[-1] if len(best) else free[-1]) if len(free) else high
+            bounded.append((start, cut))
+            start = cut
+        bounded.append((start, end))
+    return bounded
 
 
 def possible_phi_tokens(doc: Doc) -> numpy.ndarray:
