@@ -10,10 +10,17 @@ import typer
 from wasabi import msg
 
 from ..corpus import Note
-from ..evaluation.calibration import ScoredNote, calibration_records, confidence_report
+from ..evaluation.calibration import (
+    ScoredNote,
+    calibration_records,
+    confidence_report,
+    decision_records,
+    fit_keep_drop,
+)
 from ..evaluation.pairing import pair_notes
 from ..evaluation.report import build_report, write_report
 from ..evaluation.systems import pipeline_info, read_notes
+from ..pipeline.confidence.decision import DEFAULT_POSITIVE_WEIGHT
 from . import app
 from ._util import IF_EMPTY_HELP, corpus_path_or_default
 
@@ -45,6 +52,17 @@ def score_notes(nlp, notes: List[Note], batch_size: int = 8) -> List[ScoredNote]
     ]
 
 
+def _read_site(path: Path) -> List[Note]:
+    """A site's corrected notes: a review export (.zip, .jsonl) or a corpus."""
+    from ..review.export import ExportError, unpacked
+
+    try:
+        with unpacked(path) as site_path:
+            return _read(site_path)
+    except ExportError as error:
+        msg.fail(str(error), exits=1)
+
+
 def _read(path: Path) -> List[Note]:
     notes = read_notes(path)
     if not notes:
@@ -65,19 +83,50 @@ def calibrate_cli(
     map_out: Optional[Path] = typer.Option(
         None, "--map", help="Also write the calibration map (JSON) here"
     ),
+    decision: bool = typer.Option(
+        True, "--decision/--no-decision",
+        help="Fit the keep/drop decision on the soft drops (off: no decision, every "
+        "drop rule a veto)",
+    ),
+    site: Optional[Path] = typer.Option(
+        None, "--site",
+        help="A site's corrected notes (review export .zip/.jsonl or a corpus folder): "
+        "the decision is fitted on their soft drops too, so that the site's corrections "
+        "can overrule a drop rule (fine-tune-site)",
+    ),
+    positive_weight: float = typer.Option(
+        DEFAULT_POSITIVE_WEIGHT, "--positive-weight", min=0.0,
+        help="Class weight of the PHI rows when fitting the decision (recall first)",
+    ),
 ) -> None:
-    """Fit the calibration map of deid_confidence on held-out notes and save the
-    pipeline with it (adding deid_ner_scores, deid_safety_net and deid_confidence
-    where missing)."""
+    """Fit the calibration map of deid_confidence on held-out notes, and its
+    keep/drop decision on the mentions the reconciler's soft drop rules removed,
+    and save the pipeline with them (adding deid_ner_scores, deid_safety_net and
+    deid_confidence where missing)."""
     nlp = _load(model)
+    component = nlp.get_pipe("deid_confidence")
+    # The map is fitted on the spans as the reconciler left them (a decision
+    # fitted before would restore some): refitted below.
+    component.decision = None
     notes = score_notes(nlp, _read(heldout))
+    site_notes = score_notes(nlp, _read_site(site)) if site is not None else []
     from ..pipeline.confidence.calibration_map import CalibrationMap
 
     try:
         calibration = CalibrationMap.fit(calibration_records(notes), min_count=min_count)
-    except ImportError as err:
+        fitted = None
+        if decision:
+            fitted = fit_keep_drop(
+                decision_records(component, notes),
+                decision_records(component, site_notes),
+                positive_weight=positive_weight,
+            )
+    except (ImportError, ValueError) as err:
         msg.fail(str(err), exits=1)
-    nlp.get_pipe("deid_confidence").initialize(calibration=calibration.to_dict())
+    component.initialize(
+        calibration=calibration.to_dict(),
+        decision=fitted.to_dict() if fitted is not None else None,
+    )
     nlp.to_disk(output)
     if map_out is not None:
         srsly.write_json(map_out, calibration.to_dict())
@@ -85,6 +134,15 @@ def calibrate_cli(
         f"Calibrated on {len(notes)} notes ({len(calibration.classes)} evidence classes); "
         f"saved {output}"
     )
+    if decision and fitted is None:
+        msg.warn("No soft drop in the notes: no keep/drop decision (every drop rule a veto)")
+    if fitted is not None:
+        info = fitted.fitted_on
+        msg.info(
+            f"Keep/drop decision: {info['rows']} soft drops ({info['phi_rows']} PHI; "
+            f"{info['site_rows']} from the site, weight {info['site_row_weight']}), "
+            f"{len(fitted.weights)} features"
+        )
 
 
 @app.command("evaluate-confidence")

@@ -14,78 +14,29 @@ Only offsets, counts and scores: no note text.
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc
 
 from ..extensions import PROVENANCE_KEY, REJECTED_KEY
-from ..pipeline.confidence.calibration_map import evidence_class
+from ..pipeline.confidence.decision import DEFAULT_POSITIVE_WEIGHT, KeepDropDecision
 from ..pipeline.confidence.operating_point import BALANCED, RECALL, ScoredSpan, select_spans
-from .measures import BINARY_TOKEN, Unit, match_level, mention_tokens, total
+# Span targets and reliability live beside the component, whose scorer needs them
+# (the pipeline layer never imports this one); re-exported for the evaluation's users.
+from ..pipeline.confidence.reliability import (  # noqa: F401
+    DEFAULT_BANDS,
+    RAW_SCORES_ATTR,
+    SpanRecord,
+    brier_score,
+    doc_scored_spans,
+    expected_calibration_error,
+    gold_token_set,
+    reliability_table,
+    span_target,
+)
+from .measures import BINARY_TOKEN, Unit, match_level, total
 
-RAW_SCORES_ATTR = "raw_scores"
-DEFAULT_BANDS = 10
 DEFAULT_THRESHOLDS: Tuple[float, ...] = tuple(round(i / 100, 2) for i in range(0, 100, 2)) + (0.99,)
-
-
-@dataclass
-class SpanRecord:
-    """A scored span with its character offsets and how right it was."""
-
-    start_char: int
-    end_char: int
-    label: str
-    provenance: str
-    score: float
-    raw: float
-    in_output: bool
-    target: float
-
-    @property
-    def evidence(self) -> str:
-        return evidence_class(self.provenance)
-
-
-def gold_token_set(text: str, gold: Iterable[Unit]) -> Set[Tuple[int, int]]:
-    return {tok for start, end, _ in gold for tok in mention_tokens(text, start, end)}
-
-
-def span_target(
-    text: str, start: int, end: int, gold_tokens: Set[Tuple[int, int]]
-) -> Optional[float]:
-    """Share of the span's units that are gold PHI (None: the span has no unit)."""
-    units = mention_tokens(text, start, end)
-    if not units:
-        return None
-    return sum(1 for u in units if u in gold_tokens) / len(units)
-
-
-def doc_scored_spans(doc: Doc, gold: Iterable[Unit]) -> List[SpanRecord]:
-    """Every scored span deid_confidence left on the Doc (output and rejected), with targets."""
-    gold_tokens = gold_token_set(doc.text, gold)
-    records = []
-    for key, in_output in ((PROVENANCE_KEY, True), (REJECTED_KEY, False)):
-        group = doc.spans.get(key)
-        if group is None or "scores" not in group.attrs:
-            continue
-        raws = group.attrs.get(RAW_SCORES_ATTR) or group.attrs["scores"]
-        for span, score, raw in zip(group, group.attrs["scores"], raws):
-            target = span_target(doc.text, span.start_char, span.end_char, gold_tokens)
-            if target is None:
-                continue
-            records.append(
-                SpanRecord(
-                    span.start_char,
-                    span.end_char,
-                    span.label_,
-                    span.id_,
-                    float(score),
-                    float(raw),
-                    in_output,
-                    target,
-                )
-            )
-    return records
 
 
 def doc_spans_for_selection(doc: Doc) -> List[ScoredSpan]:
@@ -106,40 +57,6 @@ def doc_spans_for_selection(doc: Doc) -> List[ScoredSpan]:
                 )
             )
     return spans
-
-
-# --- reliability ----------------------------------------------------------------
-
-
-def reliability_table(
-    pairs: Iterable[Tuple[float, float]], bands: int = DEFAULT_BANDS
-) -> List[Dict[str, Any]]:
-    """(score, target) pairs binned into equal-width score bands."""
-    rows = [
-        {"low": i / bands, "high": (i + 1) / bands, "spans": 0, "score_sum": 0.0, "right_sum": 0.0}
-        for i in range(bands)
-    ]
-    for score, target in pairs:
-        row = rows[min(bands - 1, max(0, int(score * bands)))]
-        row["spans"] += 1
-        row["score_sum"] += score
-        row["right_sum"] += target
-    for row in rows:
-        n = row["spans"]
-        row["mean_score"] = row.pop("score_sum") / n if n else None
-        row["share_right"] = row.pop("right_sum") / n if n else None
-    return rows
-
-
-def expected_calibration_error(rows: Sequence[Dict[str, Any]]) -> Optional[float]:
-    n = sum(r["spans"] for r in rows)
-    if not n:
-        return None
-    return sum(r["spans"] * abs(r["mean_score"] - r["share_right"]) for r in rows if r["spans"]) / n
-
-
-def brier_score(pairs: Sequence[Tuple[float, float]]) -> Optional[float]:
-    return sum((s - t) ** 2 for s, t in pairs) / len(pairs) if pairs else None
 
 
 # --- operating points and the curve ------------------------------------------------
@@ -268,3 +185,41 @@ def confidence_report(
 def calibration_records(notes: Sequence[ScoredNote]) -> List[Tuple[str, float, float]]:
     """(evidence class, raw score, target) of every scored span: what a map is fitted on."""
     return [(r.evidence, r.raw, r.target) for n in notes for r in doc_scored_spans(n.doc, n.gold)]
+
+
+def decision_records(component, notes: Sequence[ScoredNote]) -> List[Tuple[Dict[str, float], float]]:
+    """(features, target) of every soft drop of the notes' Docs: what the keep/drop
+    decision (pipeline/confidence/decision.py) is fitted on. `component` is the
+    pipeline's `deid_confidence`; target = share of the span's units that are PHI."""
+    rows = []
+    for note in notes:
+        gold_tokens = gold_token_set(note.doc.text, note.gold)
+        for span, features in component.decision_rows(note.doc):
+            target = span_target(note.doc.text, span.start_char, span.end_char, gold_tokens)
+            if target is not None:
+                rows.append((features, target))
+    return rows
+
+
+def fit_keep_drop(
+    generated_rows: Sequence[Tuple[Dict[str, float], float]],
+    site_rows: Sequence[Tuple[Dict[str, float], float]] = (),
+    *,
+    positive_weight: float = DEFAULT_POSITIVE_WEIGHT,
+) -> Optional[KeepDropDecision]:
+    """The keep/drop decision fitted on the held-out notes' soft drops and a site's;
+    each site row weighs about as much as all generated rows over all site rows
+    (as `finetune-mix` repeats site notes), so that a site's corrections can
+    overrule a drop rule the generated notes back. None: no soft drop to learn from."""
+    from ..transfer import site_copies
+
+    if not generated_rows and not site_rows:
+        return None
+    weight = site_copies(site_rows, generated_rows) if site_rows else 1
+    rows = list(generated_rows) + list(site_rows)
+    weights = [1.0] * len(generated_rows) + [float(weight)] * len(site_rows)
+    decision = KeepDropDecision.fit(rows, weights=weights, positive_weight=positive_weight)
+    decision.fitted_on.update(
+        generated_rows=len(generated_rows), site_rows=len(site_rows), site_row_weight=weight
+    )
+    return decision

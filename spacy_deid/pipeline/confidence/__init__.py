@@ -2,7 +2,9 @@
 
 - `component`: the factory, the `PhiConfidence` pipe and `load_at_operating_point`;
 - `calibration_map`: the per-evidence-class calibration maps it applies;
-- `operating_point`: choosing spans at the balanced or recall point.
+- `decision`: the keep/drop decision on the mentions the reconciler dropped softly;
+- `operating_point`: choosing spans at the balanced or recall point;
+- `reliability`: span targets, reliability table, ECE and Brier score (its scorer's).
 """
 from .component import (
     PhiConfidence,

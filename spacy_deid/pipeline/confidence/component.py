@@ -13,7 +13,16 @@ it computes
   score within the span's evidence class (rule, rule + NER agreeing, NER,
   propagation, candidate, safety-net cue);
 
-then sets `doc.ents` at the operating point (`operating_point.py`) and writes
+Mentions the reconciler dropped (`doc.spans["phi_dropped"]`) go to the
+keep/drop decision (`decision.py`) when the component has one: a soft drop
+(no hard veto among its `fired_rules`) whose P(PHI) is at least
+`decision_threshold` is restored as an entity at every point (provenance
+"decision|<the drop's trail>", score P); the others are candidates scored P
+(the `recall` point adds those at `recall_threshold`). Without a decision
+(pipelines calibrated before it) dropped NER mentions are candidates scored by
+the calibration map, as before, and dropped pattern mentions are left out.
+
+It then sets `doc.ents` at the operating point (`operating_point.py`) and writes
 
 - `doc.spans["phi_provenance"]`: the final entities, `id_` = provenance,
   `attrs["scores"]` / `attrs["raw_scores"]` one value per span;
@@ -31,11 +40,13 @@ The operating point is a config setting
 or by setting the attribute. The calibration map arrives through `initialize`
 (`spacy-deid.PhiCalibration.v1`, the packaged map by default) or `from_disk`
 only; without one the component warns and scores with the evidence priors.
+The decision arrives through `initialize(decision=...)` (from `spacy-deid
+calibrate`) or `from_disk` (`decision.json`) only, never from package data.
 See docs/recall.md.
 """
 
 from pathlib import Path
-from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
 
 import srsly
 from spacy.language import Language
@@ -47,6 +58,14 @@ from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, t
 from ...data_files import DATA_DIR, warn_no_data
 from ...extensions import DROPPED_KEY, PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR, install_extensions
 from .calibration_map import CalibrationMap, evidence_class
+from .decision import DecisionContext, Features, KeepDropDecision
+from .reliability import (
+    RAW_SCORES_ATTR,
+    brier_score,
+    doc_scored_spans,
+    expected_calibration_error,
+    reliability_table,
+)
 from ..ner_scores import DEFAULT_CANDIDATES_KEY, group_scores, token_probabilities
 from .operating_point import (
     BALANCED,
@@ -55,14 +74,17 @@ from .operating_point import (
     parse_operating_point,
     select_spans,
 )
+from ..reconciler.component import FIRED_RULES_ATTR, HARD_ATTR
 from ..reconciler.steps import RULE_SOURCE, Mention, mention_source
 from ..safety_net import DEFAULT_SPANS_KEY as SAFETY_NET_KEY
 from ..safety_net.component import SOURCE as SAFETY_NET_SOURCE
 from ..safety_net.charting import CHARTING_CUES
 
-RAW_SCORES_ATTR = "raw_scores"
 CANDIDATE_SOURCE = "ner_candidate"
 DROPPED_SOURCE = "dropped"
+# Provenance prefix of a dropped mention the keep/drop decision restored.
+DECISION_SOURCE = "decision"
+DECISION_FILE = "decision.json"
 # The reconciler's group of the mentions it removed (`reconciler/component.py`).
 DEFAULT_CALIBRATION_PATH = DATA_DIR / "phi_calibration.json"
 
@@ -75,6 +97,26 @@ def from_rule(provenance: str) -> bool:
     joins the trail with "|")."""
     trail = provenance.split("|") if provenance else []
     return mention_source(Mention(0, 0, "", trail)) == RULE_SOURCE
+
+
+def dropped_evidence(doc: Doc) -> List[Tuple[Span, List[str], bool]]:
+    """(span, ids of the drop rules that fired, whether one is a hard veto) of each
+    mention the reconciler dropped. A group written before the reconciler recorded
+    them: the rule named in the trail, and any rule's drop counts as hard."""
+    group = doc.spans.get(DROPPED_KEY)
+    if group is None:
+        return []
+    fired_lists = group.attrs.get(FIRED_RULES_ATTR)
+    hard_flags = group.attrs.get(HARD_ATTR)
+    rows = []
+    for i, span in enumerate(group):
+        if fired_lists is not None and hard_flags is not None and i < len(fired_lists):
+            rows.append((span, list(fired_lists[i]), bool(hard_flags[i])))
+            continue
+        steps = span.id_.split("|") if span.id_ else []
+        fired = [step.split(":", 1)[1] for step in steps if step.startswith("correct:")]
+        rows.append((span, fired, bool(fired)))
+    return rows
 
 
 def _overlaps_any(span: Span, others: Iterable[ScoredSpan]) -> bool:
@@ -98,6 +140,7 @@ def load_calibration(path: Optional[str] = None) -> Dict[str, Any]:
     default_config={
         "operating_point": BALANCED,
         "recall_threshold": 0.05,
+        "decision_threshold": 0.5,
         "use_safety_net": True,
         "entity_cues": list(CHARTING_CUES),
         "candidates_key": DEFAULT_CANDIDATES_KEY,
@@ -112,6 +155,7 @@ def make_confidence(
     name: str,
     operating_point: Union[str, float],
     recall_threshold: float,
+    decision_threshold: float,
     use_safety_net: bool,
     entity_cues: List[str],
     candidates_key: str,
@@ -125,6 +169,7 @@ def make_confidence(
         name,
         operating_point=operating_point,
         recall_threshold=recall_threshold,
+        decision_threshold=decision_threshold,
         use_safety_net=use_safety_net,
         entity_cues=entity_cues,
         candidates_key=candidates_key,
@@ -141,9 +186,6 @@ def make_confidence_scorer() -> Callable[..., Dict[str, Any]]:
 
 
 def score_confidence(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
-    from ...evaluation.calibration import brier_score, expected_calibration_error, reliability_table
-    from ...evaluation.calibration import doc_scored_spans
-
     pairs = []
     for eg in examples:
         gold = [(e.start_char, e.end_char, e.label_) for e in eg.reference.ents]
@@ -163,6 +205,8 @@ class PhiConfidence(Pipe):
 
     operating_point: "balanced", "recall", or a threshold in 0..1.
     recall_threshold: lowest score of an added span at the recall point.
+    decision_threshold: lowest P(PHI) at which the keep/drop decision restores a
+        softly dropped mention as an entity (no effect without a decision).
     use_safety_net: add safety-net spans at the recall point (off: candidates only;
         the entity cues' spans stay, being entities).
     entity_cues: safety-net cues ("role" for "safety_net:role") whose spans are
@@ -178,6 +222,7 @@ class PhiConfidence(Pipe):
         *,
         operating_point: OperatingPoint = BALANCED,
         recall_threshold: float = 0.05,
+        decision_threshold: float = 0.5,
         use_safety_net: bool = True,
         entity_cues: Sequence[str] = CHARTING_CUES,
         candidates_key: str = DEFAULT_CANDIDATES_KEY,
@@ -190,6 +235,9 @@ class PhiConfidence(Pipe):
         self.name = name
         self.operating_point = operating_point
         self.recall_threshold = recall_threshold
+        if not 0.0 <= float(decision_threshold) <= 1.0:
+            raise ValueError(f"{name}: decision_threshold must be in 0..1, got {decision_threshold}")
+        self.decision_threshold = float(decision_threshold)
         self.use_safety_net = use_safety_net
         self.entity_cues = entity_cues
         self.candidates_key = candidates_key
@@ -198,6 +246,8 @@ class PhiConfidence(Pipe):
         self.scorer = scorer
         # Empty until `initialize` or `from_disk` (the component warns when it runs so).
         self.calibration = CalibrationMap()
+        # The keep/drop decision: None (today's vetoes) until `initialize` or `from_disk`.
+        self.decision: Optional[KeepDropDecision] = None
 
     @property
     def entity_cues(self) -> FrozenSet[str]:
@@ -246,14 +296,7 @@ class PhiConfidence(Pipe):
                             is_entity=False,
                         )
                     )
-        for span in doc.spans.get(DROPPED_KEY, []):
-            # NER mentions the reconciler removed ("ner|merge:under_rule"): candidates too.
-            # A PHI pattern's mention it removed is the pattern's guess judged wrong
-            # ("rule:person-after-relative-one-case|correct:..."), no candidate.
-            if from_rule(span.id_):
-                continue
-            if not _overlaps_any(span, entities):
-                spans.append(self._candidate(span, f"{DROPPED_SOURCE}|{span.id_}", token_probs))
+        spans.extend(self._dropped_spans(doc, entities, token_probs))
         for span in doc.spans.get(self.safety_net_key, []):
             if (span.start, span.end) in taken:
                 continue
@@ -266,6 +309,67 @@ class PhiConfidence(Pipe):
             if is_entity:
                 entities.append(scored)
         return spans
+
+    def _dropped_spans(self, doc: Doc, entities: List[ScoredSpan], token_probs) -> List[ScoredSpan]:
+        """The reconciler's dropped mentions on words no entity covers, scored.
+
+        Hard vetoes, and every drop without a decision: NER mentions are candidates
+        ("ner|merge:under_rule"); a PHI pattern's mention is the pattern's guess
+        judged wrong, no candidate. Soft drops with a decision: scored P(PHI),
+        restored as entities (appended to `entities`) from P >= decision_threshold,
+        most probable first, never over another entity.
+        """
+        scored: List[ScoredSpan] = []
+        soft = []
+        for span, fired, hard in dropped_evidence(doc):
+            if _overlaps_any(span, entities):
+                continue
+            if self.decision is not None and not hard:
+                soft.append((span, fired))
+            elif not from_rule(span.id_):
+                scored.append(self._candidate(span, f"{DROPPED_SOURCE}|{span.id_}", token_probs))
+        if not soft:
+            return scored
+        decided = []
+        for span, features in self._decision_features(doc, soft, token_probs):
+            decided.append((self.decision.probability(features), span, features["raw"]))
+        for p, span, raw in sorted(decided, key=lambda d: (-d[0], d[1].start, d[1].end)):
+            restore = p >= self.decision_threshold and not _overlaps_any(span, entities)
+            source = DECISION_SOURCE if restore else DROPPED_SOURCE
+            one = ScoredSpan(
+                span.start, span.end, span.label_, f"{source}|{span.id_}",
+                round(p, 4), round(min(1.0, max(0.0, raw)), 4), restore,
+            )
+            scored.append(one)
+            if restore:
+                entities.append(one)
+        return scored
+
+    def _decision_features(
+        self, doc: Doc, soft: Sequence[Tuple[Span, List[str]]], token_probs
+    ) -> List[Tuple[Span, Features]]:
+        decision = self.decision or KeepDropDecision({}, 0.0)
+        context = DecisionContext(doc, doc.spans.get(self.safety_net_key, []))
+        rows = []
+        for span, fired in soft:
+            raw = sum(token_probs[span.start : span.end]) / max(1, len(span))
+            rows.append((span, decision.features(context, span, raw, fired)))
+        return rows
+
+    def decision_rows(self, doc: Doc) -> List[Tuple[Span, Features]]:
+        """The decision's inputs on a Doc this pipeline ran on: (span, features) of
+        each soft drop on words no reconciler entity covers (what `spacy-deid
+        calibrate` fits the decision on; the Doc may have been scored with or
+        without a decision)."""
+        entities = [
+            s for s in doc.spans.get(PROVENANCE_KEY, [])
+            if not s.id_.startswith((SAFETY_NET_SOURCE, DECISION_SOURCE))
+        ]
+        soft = [
+            (span, fired) for span, fired, hard in dropped_evidence(doc)
+            if not hard and not any(span.start < e.end and e.start < span.end for e in entities)
+        ]
+        return self._decision_features(doc, soft, token_probabilities(doc, self.candidates_key))
 
     def _candidate(
         self, span: Span, source: str, token_probs, *, is_entity: bool = False
@@ -326,38 +430,71 @@ class PhiConfidence(Pipe):
         *,
         nlp: Optional[Language] = None,
         calibration: Optional[Dict[str, Any]] = None,
+        decision: Optional[Dict[str, Any]] = None,
     ) -> None:
-        """Set the calibration map (`spacy-deid.PhiCalibration.v1`); None: the packaged one."""
+        """Set the calibration map (`spacy-deid.PhiCalibration.v1`; None: the packaged
+        one) and the keep/drop decision (its JSON data; None: no decision, every
+        drop rule a veto as before)."""
         if calibration is None and DEFAULT_CALIBRATION_PATH.exists():
             calibration = load_calibration()
         self.calibration = CalibrationMap.from_dict(calibration)
+        self._set_decision(decision, f"initialize decision of {self.name!r}")
 
     # Saved as calibration.json (the name pipelines saved before this layout
-    # have too); `exclude` takes "calibration".
+    # have too) and decision.json, written only when there is a decision: a
+    # pipeline without the file loads with none (every drop a veto, as before).
+    # `exclude` takes "calibration" and "decision".
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        serializers = {"calibration": lambda: srsly.json_dumps(self.calibration.to_dict())}
+        serializers = {
+            "calibration": lambda: srsly.json_dumps(self.calibration.to_dict()),
+            "decision": lambda: srsly.json_dumps(
+                self.decision.to_dict() if self.decision is not None else None
+            ),
+        }
         return to_bytes(serializers, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "PhiConfidence":
-        deserializers = {"calibration": lambda b: self._set_calibration(srsly.json_loads(b))}
+        deserializers = {
+            "calibration": lambda b: self._set_calibration(srsly.json_loads(b)),
+            "decision": lambda b: self._set_decision(
+                srsly.json_loads(b), f"bytes of {self.name!r}"
+            ),
+        }
+        # Bytes written before the decision have no "decision" entry: none is set.
+        self.decision = None
         from_bytes(bytes_data, deserializers, exclude)
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
         serializers = {
-            "calibration.json": lambda p: srsly.write_json(p, self.calibration.to_dict())
+            "calibration.json": lambda p: srsly.write_json(p, self.calibration.to_dict()),
+            DECISION_FILE: self._write_decision,
         }
         to_disk(ensure_path(path), serializers, exclude)
 
     def from_disk(
         self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
     ) -> "PhiConfidence":
-        deserializers = {"calibration.json": lambda p: self._set_calibration(self._read_json(p))}
+        deserializers = {
+            "calibration.json": lambda p: self._set_calibration(self._read_json(p)),
+            DECISION_FILE: lambda p: self._set_decision(
+                srsly.read_json(p) if p.exists() else None, str(p)
+            ),
+        }
         from_disk(ensure_path(path), deserializers, exclude)
         return self
 
+    def _write_decision(self, path: Path) -> None:
+        if self.decision is not None:
+            srsly.write_json(path, self.decision.to_dict())
+        elif path.exists():
+            path.unlink()  # a decision saved here before is no longer this component's
+
     def _set_calibration(self, data: Optional[Dict[str, Any]]) -> None:
         self.calibration = CalibrationMap.from_dict(data)
+
+    def _set_decision(self, data: Optional[Dict[str, Any]], source: str) -> None:
+        self.decision = None if data is None else KeepDropDecision.from_dict(data, source)
 
     def _read_json(self, path: Path) -> Any:
         if not path.exists():

@@ -16,7 +16,10 @@ Rules and guard lists are data (`reconciler_rules.jsonl`,
 Every final entity has a twin in `doc.spans["phi_provenance"]` whose `id_`
 says where it came from ("rule:phone_nanp|correct:fax_context", "ner",
 "propagate"); `ent._.phi_source` reads it. Mentions it removed are kept in
-`doc.spans["phi_dropped"]`, with the reason. See docs/reconciler.md.
+`doc.spans["phi_dropped"]`, with the reason; the group's attrs hold, per span,
+the ids of every drop rule that fired on it (`fired_rules`) and whether one of
+them is a veto (`hard`): `deid_confidence`'s keep/drop decision may restore
+the others. See docs/reconciler.md.
 """
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Union
@@ -50,6 +53,10 @@ DEFAULT_RULES_KEY = RULES_KEY
 # Provenance of a mention span completion cut short (completion.py).
 TRIMMED = "complete:trim"
 DEFAULT_ATTRIBUTES_KEY = ATTRIBUTES_KEY
+# Attrs of the dropped group, one value per span: the drop rules that fired
+# (a list of ids; empty for a mention merged away) and whether one is hard.
+FIRED_RULES_ATTR = "fired_rules"
+HARD_ATTR = "hard"
 
 
 @registry.scorers("spacy-deid.ReconcilerScorer.v1")
@@ -179,7 +186,8 @@ class Reconciler(Pipe):
             warn_no_data(self.name, "rules and lists", "only merges rule and NER mentions")
         else:
             mentions = self._apply_rules(doc, mentions, ruleset, dropped)
-        self._write(doc, sorted(mentions, key=lambda m: m.start), dropped)
+        hard_drops = ruleset.hard_drops if ruleset is not None else frozenset()
+        self._write(doc, sorted(mentions, key=lambda m: m.start), dropped, hard_drops)
         return doc
 
     def _apply_rules(
@@ -250,12 +258,18 @@ class Reconciler(Pipe):
         ]
 
     @staticmethod
-    def _write(doc: Doc, mentions: List[Mention], dropped: List[Mention]) -> None:
+    def _write(doc: Doc, mentions: List[Mention], dropped: List[Mention], hard_drops: frozenset) -> None:
         doc.ents = [Span(doc, m.start, m.end, label=m.label) for m in mentions]
-        for key, group in ((PROVENANCE_KEY, mentions), (DROPPED_KEY, sorted(dropped, key=lambda m: m.start))):
+        dropped = sorted(dropped, key=lambda m: m.start)
+        attrs = {
+            FIRED_RULES_ATTR: [list(m.fired_rules) for m in dropped],
+            HARD_ATTR: [any(r in hard_drops for r in m.fired_rules) for m in dropped],
+        }
+        for key, group, group_attrs in ((PROVENANCE_KEY, mentions, {}), (DROPPED_KEY, dropped, attrs)):
             doc.spans[key] = SpanGroup(
                 doc,
                 name=key,
+                attrs=group_attrs,
                 spans=[Span(doc, m.start, m.end, label=m.label, span_id=m.provenance_string) for m in group],
             )
 

@@ -96,6 +96,11 @@ Rule fields:
                  PHI pattern: "rule:<pattern id>"): the rule fires only on
                  mentions of these sources (a bare number the NER called an AGE
                  needs age evidence; a rule's AGE has it)
+    hard         (optional, drop rules; default true) whether the drop is a veto.
+                 A soft drop (false) is evidence only: `deid_confidence`'s
+                 keep/drop decision (confidence/decision.py) may restore the
+                 mention. A rule is hard only where it removed no gold PHI on
+                 any data measured (scripts/experiments/veto_audit.py)
 """
 import re
 from dataclasses import dataclass, field
@@ -195,6 +200,7 @@ class Rule:
     needs_word_from: Optional[str] = None
     needs_slip: bool = False
     windows_in_sentence: bool = False
+    hard: bool = True
     description: str = field(default="", compare=False)
 
 
@@ -351,6 +357,8 @@ class RuleSet:
         before, after = int(raw.get("before", 0)), int(raw.get("after", 0))
         if before < 0 or after < 0:
             raise ReconcilerRuleError(f"{where}: before/after must be >= 0")
+        if not isinstance(raw.get("hard", True), bool):
+            raise ReconcilerRuleError(f"{where}: hard must be true or false")
         return Rule(
             id=rule_id, step=step, kind=kind, labels=rule_labels, relabel=relabel,
             cues=cues, unless=unless, before=before, after=after,
@@ -374,8 +382,14 @@ class RuleSet:
             needs_word_from=raw.get("needs_word_from") or None,
             needs_slip=bool(raw.get("needs_slip", False)),
             windows_in_sentence=bool(raw.get("windows_in_sentence", False)),
+            hard=raw.get("hard", True),
             description=raw.get("description", ""),
         )
+
+    @property
+    def hard_drops(self) -> FrozenSet[str]:
+        """Ids of the drop rules that are vetoes (`hard`, the default)."""
+        return frozenset(r.id for r in self.rules if r.relabel is None and r.hard)
 
     def for_step(self, step: str) -> List[Rule]:
         return [r for r in self.rules if r.step == step]

@@ -44,6 +44,9 @@ class Mention:
     provenance: List[str] = field(default_factory=list)
     # Position in the input, for deterministic tie-breaking.
     order: int = 0
+    # Ids of every drop rule that fired on a dropped mention, the deciding one
+    # first (its provenance names that one only): evidence for deid_confidence.
+    fired_rules: List[str] = field(default_factory=list)
 
     def overlaps(self, other: "Mention") -> bool:
         return self.start < other.end and other.start < self.end
@@ -322,7 +325,8 @@ def correct_mentions(
 ) -> List[Mention]:
     """Apply the "correct" rules in file order; the first rule that fires on a
     mention decides (so a mention is changed at most once). Mentions a rule
-    drops go to `dropped` (if given)."""
+    drops go to `dropped` (if given), with the ids of all the drop rules that
+    fire on them in `fired_rules` (the deciding one first)."""
     step_rules = rules.for_step("correct")
     if any(rule.cased_only or rule.uncased_only for rule in step_rules):
         if cased is None:
@@ -332,10 +336,11 @@ def correct_mentions(
     kept = []
     for m in mentions:
         is_dropped = False
-        for rule in step_rules:
+        for index, rule in enumerate(step_rules):
             if m.label in rule.labels and rule_fires(doc, m, rule, rules, attrs):
                 if rule.relabel is None:
                     m.provenance.append(f"correct:{rule.id}")
+                    m.fired_rules = [rule.id] + _other_drops(doc, m, step_rules[index + 1:], rules, attrs)
                     is_dropped = True
                 elif rule.relabel != m.label:
                     m.relabel(rule.relabel, "correct", rule.id)
@@ -345,6 +350,15 @@ def correct_mentions(
         elif dropped is not None:
             dropped.append(m)
     return kept
+
+
+def _other_drops(
+    doc: Doc, mention: Mention, later: Sequence[Rule], rules: RuleSet, attrs: Sequence[AbstractSet[str]],
+) -> List[str]:
+    """The later drop rules that fire on a dropped mention too (only dropped
+    mentions are asked, a few per note)."""
+    return [rule.id for rule in later if rule.relabel is None and mention.label in rule.labels
+            and rule_fires(doc, mention, rule, rules, attrs)]
 
 
 # --- (3) global reconciliation -------------------------------------------------
