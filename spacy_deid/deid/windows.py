@@ -10,26 +10,14 @@ NER's precomputed features and the beam scores (`deid_ner_scores`) hold
 another 2-4 KB per token of a batch each; the rules little (docs/memory.md).
 Three bounds, used by `deidentify` (`pipe_bounded`, `piece_points`):
 
-1. `bound_tok2vec_memory(nlp, max_tokens)` makes each `Tok2Vec` pipe of
-`nlp` run its model on windows of at most `max_tokens` tokens, whatever the
-number or length of the Docs in a batch:
-
-- short Docs are grouped until the next would pass the budget (batching by
-  tokens rather than by notes);
-- a Doc longer than the budget is cut into windows that overlap by the
-  encoder's context (`margin` tokens on each side); each window's rows away
-  from its cut edges are copied into the Doc's tensor, so every token's
-  vector is computed with the same neighbours it has in the whole Doc.
-
-The encoder sees `window_size` tokens on each side per layer (4 tokens in
-all for cpu.cfg's depth 4 and window 1): with a margin of at least that, each
-token's vector is the one a single pass gives, up to float rounding (about
-1e-6, the same as when notes are batched differently: the matrix products
-round by the shape of the batch; tests/deid/test_deid_windows.py). The NER and
-everything after it then run on the whole Doc as before, which keeps
-note-level steps (name propagation, sections) as they were. A model whose
-context is not known to be bounded (anything but spaCy's window encoders)
-is left as it is.
+1. `bound_tok2vec_memory(nlp, max_tokens)` runs each `Tok2Vec` of `nlp` on
+windows of at most `max_tokens` tokens, whatever the number or length of the
+Docs in a batch: it replaces each spaCy `tok2vec` pipe by a
+`deid_windowed_tok2vec` (spacy_deid/pipeline/windowed_tok2vec.py) with the
+same model weights; the NER and everything after it then run on the whole
+Doc as before. Each token's vector is the one a single pass gives, up to
+float rounding (tests/deid/test_deid_windows.py). A model whose context is
+not known to be bounded is left as it is.
 
 2. Batches of notes bounded by words (`word_batches`, `max_words`) as well
 as by notes, for the NER and the beam: 32 notes of 37 KB are not one batch.
@@ -50,13 +38,12 @@ in two by a piece boundary (issue 61).
 """
 
 import re
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.language import Language
 from spacy.pipeline import Tok2Vec
 from spacy.tokens import Doc, Span, SpanGroup
-from thinc.api import Model
 
 from ..extensions import (
     TOKEN_FEATURES,
@@ -66,12 +53,18 @@ from ..extensions import (
     token_feature_values,
 )
 from ..ml.fork import BATCHES_PER_WORKER, batches_for_workers  # noqa: F401 (re-exported)
-from ..ml.fork import end_workers_when_pipe_fails
+from ..ml.worker_pool import pipe_in_processes
+from ..pipeline.windowed_tok2vec import (  # noqa: F401 (re-exported)
+    DEFAULT_MAX_TOKENS,
+    MIN_MARGIN,
+    WindowedTok2Vec,
+    encoder_reach,
+    plan_windows,
+    window_doc,
+    windowed_predict,
+)
 from .split import split_points
 
-# Tokens per tok2vec pass: at about 22 KB per token, some 90 MB of working
-# memory; the speed per token stays the same from a few hundred tokens on.
-DEFAULT_MAX_TOKENS = 4000
 # Words per batch of notes, and characters per piece of a long note: the NER
 # and its beam hold about 6 KB per token of the Docs in a batch.
 DEFAULT_MAX_WORDS = 20000
@@ -84,126 +77,31 @@ PIECE_OVERLAP = 2000
 # attribute blocks) do not count.
 CUT_GAP = 32
 MAX_MENTION_CHARS = 300
-# Tokens of context kept on each side of a cut, at least the encoder's reach.
-MIN_MARGIN = 32
-# Layers whose reach is known: thinc's windowing (seq2col inside with_array)
-# and layers that work token by token.
-_BOUNDED_ENCODERS = ("seq2col", "expand_window")
-_UNBOUNDED_LAYERS = ("lstm", "pytorch", "transformer", "tf", "mxnet", "attention")
-
-# (doc index, window start, window end, first row kept, end of rows kept)
-Window = Tuple[int, int, int, int, int]
-
-
-def encoder_reach(model: Model) -> int:
-    """Tokens on each side a token's vector depends on, or -1 when unknown.
-
-    The sum, over the windowing layers, of their window size (`seq2col`'s
-    nW); -1 for recurrent, attention or wrapped foreign layers."""
-    reach = 0
-    for layer in model.walk():
-        name = layer.name.lower()
-        if any(word in name for word in _UNBOUNDED_LAYERS):
-            return -1
-        if name in _BOUNDED_ENCODERS:
-            reach += int(layer.attrs.get("nW", layer.attrs.get("window_size", 1)))
-    return reach
-
-
-def plan_windows(lengths: Sequence[int], max_tokens: int, margin: int) -> List[List[Window]]:
-    """Batches of windows covering every token of Docs of `lengths` tokens,
-    each batch at most `max_tokens` tokens long (a window of a long Doc has
-    `margin` tokens of context on each cut side, not kept)."""
-    if max_tokens <= 2 * margin:
-        raise ValueError(f"max_tokens ({max_tokens}) must exceed twice the margin ({margin})")
-    windows: List[Window] = []
-    for index, length in enumerate(lengths):
-        if length <= max_tokens:
-            windows.append((index, 0, length, 0, length))
-            continue
-        kept = 0
-        while kept < length:
-            start = max(0, kept - margin)
-            end = min(length, start + max_tokens)
-            keep_end = length if end == length else end - margin
-            windows.append((index, start, end, kept, keep_end))
-            kept = keep_end
-    batches: List[List[Window]] = []
-    batch: List[Window] = []
-    size = 0
-    for window in windows:
-        tokens = window[2] - window[1]
-        if batch and size + tokens > max_tokens:
-            batches.append(batch)
-            batch, size = [], 0
-        batch.append(window)
-        size += tokens
-    if batch:
-        batches.append(batch)
-    return batches
-
-
-def window_doc(doc: Doc, start: int, end: int) -> Doc:
-    """Tokens start..end of `doc` as a Doc with the same token attributes and
-    the package's token features (what a tok2vec reads)."""
-    if start == 0 and end == len(doc):
-        return doc
-    piece = doc[start:end].as_doc()
-    for name in TOKEN_FEATURES:
-        values = token_feature_values(doc, name)
-        set_token_feature_values(piece, name, list(values[start:end]))
-    return piece
-
-
-def windowed_predict(
-    model: Model, docs: Sequence[Doc], max_tokens: int, margin: int
-) -> List[numpy.ndarray]:
-    """`model.predict(docs)` computed on windows of at most `max_tokens` tokens."""
-    docs = list(docs)
-    width = model.get_dim("nO")
-    outputs = [model.ops.alloc2f(len(doc), width) for doc in docs]
-    for batch in plan_windows([len(doc) for doc in docs], max_tokens, margin):
-        pieces = [window_doc(docs[index], start, end) for index, start, end, _, _ in batch]
-        for (index, start, _, keep_start, keep_end), rows in zip(batch, model.predict(pieces)):
-            outputs[index][keep_start:keep_end] = rows[keep_start - start : keep_end - start]
-    return outputs
-
-
-def _bounded_predict(pipe: Tok2Vec, max_tokens: int, margin: int) -> Callable:
-    unbounded = pipe.predict
-
-    def predict(docs: Sequence[Doc]):
-        docs = list(docs)
-        if not any(len(doc) for doc in docs):
-            return unbounded(docs)
-        return windowed_predict(pipe.model, docs, max_tokens, margin)
-
-    predict.__wrapped__ = unbounded  # type: ignore[attr-defined]
-    return predict
-
-
 def bound_tok2vec_memory(nlp: Language, max_tokens: int = DEFAULT_MAX_TOKENS) -> List[str]:
     """Make every `Tok2Vec` pipe of `nlp` whose encoder's reach is bounded run
     on windows of at most `max_tokens` tokens (module docstring); 0 turns it
-    off. Returns the names of the pipes changed. Call again to change the
-    budget. Lasts for this `nlp` object (and processes forked from it)."""
+    off. Returns the names of the pipes that run windowed. A spaCy `tok2vec`
+    is replaced (`nlp.replace_pipe`) by a `deid_windowed_tok2vec` with the
+    same weights, so `nlp.config` and a pipeline saved afterwards name that
+    factory; one already windowed gets the new budget. Lasts for this `nlp`
+    object (and processes forked from it)."""
     changed = []
-    for name, pipe in nlp.pipeline:
+    for name, pipe in list(nlp.pipeline):
         if not isinstance(pipe, Tok2Vec):
             continue
-        original = getattr(pipe.predict, "__wrapped__", None)
-        if original is not None:
-            pipe.predict = original  # type: ignore[method-assign]
-            if type(pipe).predict.__get__(pipe) == original:
-                del pipe.predict
-        reach = encoder_reach(pipe.model)
-        if max_tokens <= 0 or reach < 0:
-            continue
-        margin = max(MIN_MARGIN, 2 * reach)
-        if max_tokens <= 2 * margin:
-            raise ValueError(f"max_tokens must be over {2 * margin} for {name!r}, got {max_tokens}")
-        pipe.predict = _bounded_predict(pipe, max_tokens, margin)  # type: ignore[method-assign]
-        changed.append(name)
+        if not isinstance(pipe, WindowedTok2Vec):
+            model_config = nlp.config.interpolate()["components"].get(name, {}).get("model")
+            if max_tokens <= 0 or encoder_reach(pipe.model) < 0 or model_config is None:
+                continue
+            windowed = nlp.replace_pipe(
+                name, "deid_windowed_tok2vec", config={"model": model_config, "max_tokens": max_tokens}
+            )
+            windowed.model.from_bytes(pipe.model.to_bytes())
+            pipe = windowed
+        pipe.max_tokens = max(0, max_tokens)
+        pipe.check_max_tokens()
+        if pipe.windowed:
+            changed.append(name)
     return changed
 
 
@@ -237,13 +135,11 @@ def pipe_bounded(
     batches of at most `batch_size` notes and `max_words` words, so 32 long
     notes are not one batch. With several processes each worker takes
     `batch_size` notes at a time (spaCy's batching): lower it for long notes;
-    a workload too small for that is cut finer (`batches_for_workers`, in the
-    multiprocessing wrapper that the package's tokenizer installs, installed
-    here too for a pipeline built without it)."""
+    a workload too small for that is cut finer (`batches_for_workers`, in
+    the package's multiprocessing pipe, ml/worker_pool.py)."""
     bound_tok2vec_memory(nlp, max_tokens)
     if n_process != 1:
-        end_workers_when_pipe_fails(nlp)
-        yield from nlp.pipe(stream, as_tuples=True, n_process=n_process, batch_size=batch_size)
+        yield from pipe_in_processes(nlp, stream, as_tuples=True, n_process=n_process, batch_size=batch_size)
         return
     if max_words <= 0:
         yield from nlp.pipe(stream, as_tuples=True, batch_size=batch_size)

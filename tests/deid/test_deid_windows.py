@@ -6,6 +6,7 @@ import spacy
 from spacy.pipeline import Tok2Vec
 
 from spacy_deid.deid.windows import (
+    WindowedTok2Vec,
     batches_for_workers,
     bound_tok2vec_memory,
     encoder_reach,
@@ -72,16 +73,41 @@ def test_windowed_vectors_equal_whole_doc_vectors(tok2vec_nlp):
                 numpy.testing.assert_allclose(a, b, atol=1e-5)
 
 
-def test_bounding_is_switched_on_off_and_idempotent(tok2vec_nlp):
-    pipe = tok2vec_nlp.get_pipe("tok2vec")
-    assert isinstance(pipe, Tok2Vec)
-    assert bound_tok2vec_memory(tok2vec_nlp, 100) == ["tok2vec"]
-    assert bound_tok2vec_memory(tok2vec_nlp, 100) == ["tok2vec"]
-    assert pipe.predict.__wrapped__.__self__ is pipe  # one wrapper, not two
-    doc = tok2vec_nlp(" ".join(["x"] * 500))
-    assert doc.tensor.shape[0] == 500
-    assert bound_tok2vec_memory(tok2vec_nlp, 0) == []
-    assert not hasattr(pipe.predict, "__wrapped__")
+def test_bounding_is_switched_on_off_and_idempotent():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tok2vec")
+    nlp.initialize()
+    texts = [" ".join(["x", "Smith"] * 250), "a b c"]
+    plain = [doc.tensor for doc in nlp.pipe(texts)]
+    weights = nlp.get_pipe("tok2vec").model.to_bytes()
+    assert bound_tok2vec_memory(nlp, 100) == ["tok2vec"]
+    pipe = nlp.get_pipe("tok2vec")
+    assert isinstance(pipe, WindowedTok2Vec) and pipe.max_tokens == 100
+    assert pipe.model.to_bytes() == weights  # the same model
+    assert nlp.config["components"]["tok2vec"]["factory"] == "deid_windowed_tok2vec"
+    assert bound_tok2vec_memory(nlp, 200) == ["tok2vec"]
+    assert nlp.get_pipe("tok2vec") is pipe and pipe.max_tokens == 200  # not replaced twice
+    assert "predict" not in vars(pipe)  # a subclass, no method set on the instance
+    for doc, tensor in zip(nlp.pipe(texts), plain):
+        numpy.testing.assert_allclose(doc.tensor, tensor, atol=1e-5)
+    assert bound_tok2vec_memory(nlp, 0) == []
+    assert pipe.max_tokens == 0 and not pipe.windowed
+    with pytest.raises(ValueError):
+        bound_tok2vec_memory(nlp, 50)  # under twice the margin
+
+
+def test_windowed_tok2vec_in_a_config_round_trips(tmp_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_windowed_tok2vec", name="tok2vec", config={"max_tokens": 300})
+    nlp.initialize()
+    doc = nlp(" ".join(["word"] * 700))
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert isinstance(loaded.get_pipe("tok2vec"), WindowedTok2Vec)
+    assert loaded.get_pipe("tok2vec").max_tokens == 300
+    numpy.testing.assert_allclose(loaded(doc.text).tensor, doc.tensor, atol=1e-5)
+    with pytest.raises(ValueError):
+        spacy.blank("en").add_pipe("deid_windowed_tok2vec", config={"max_tokens": 10})
 
 
 # (words per text, max_words, max_items, expected batch sizes)
