@@ -42,6 +42,7 @@ from .patterns import (
     read_pattern_files,
 )
 from ..serialize import Part, SavedParts
+from .full_width import fold_full_width
 from .required_text import RequiredTextIndex
 
 DEFAULT_SPANS_KEY = RULES_KEY
@@ -239,7 +240,8 @@ class PhiRules(SavedParts, Pipe):
         return resolve_overlaps(self._candidates(doc))
 
     def _candidates(self, doc: Doc) -> List[_Candidate]:
-        text = doc.text
+        # Full-width letters are matched as ASCII; the offsets stay the note's.
+        text = fold_full_width(doc.text)
         values = self._attribute_values(doc)
         candidates: List[_Candidate] = []
         if self._required_index is None:

@@ -1,0 +1,127 @@
+"""Table-driven tests of the PHI patterns for general charting forms that no
+component proposed on unseen nursing notes (the recall issue's classes and the
+reliability issue's planted names): clinicians after 'Dr.' with no space, after
+"Drs'" and before '(resident)'; phones split by slashes or spaced hyphens;
+hyphenated month-day dates and ranges; years in a history list; a name after
+'significant other'; hospital short names before a unit or after 'seen at';
+'University of <place>' names; a patient's full name at a note's top or end; a
+first name as a subject; full-width letters.
+
+Positives: (text, span text expected among the rule hits, subtype). Negatives:
+ordinary clinical text where the subtype must not be found. All names invented.
+"""
+from typing import List, Tuple
+
+import pytest
+
+from spacy_deid import labels
+from spacy_deid.pipeline.phi_rules import DEFAULT_SPANS_KEY
+from spacy_deid.pipeline.phi_rules.full_width import fold_full_width
+from spacy_deid.tokenizer import blank_deid
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = blank_deid()
+    nlp.add_pipe("deid_phi_rules")
+    nlp.initialize()
+    return nlp
+
+
+def hits(nlp, text: str) -> List[Tuple[str, str]]:
+    doc = nlp(text)
+    return [(s.text, s.label_) for s in doc.spans[DEFAULT_SPANS_KEY]]
+
+
+POSITIVES = [
+    # clinicians
+    ("PLAN PER DR.QUENNELL. BP STABLE.", "DR.QUENNELL", labels.DOCTOR),
+    ("Seen by Dr.Quennell this am.", "Quennell", labels.DOCTOR),
+    ("AWARE PER DRS' QUENNELL AND ABERNATHY.", "QUENNELL", labels.DOCTOR),
+    ("AWARE PER DRS' QUENNELL AND ABERNATHY.", "ABERNATHY", labels.DOCTOR),
+    ("seen by drs' quennell and abernathy.", "abernathy", labels.DOCTOR),
+    ("SEEN BY QUENNELL (RESIDENT) AT 0300.", "QUENNELL", labels.DOCTOR),
+    ("md aware, quennell (resident) at bedside.", "quennell", labels.DOCTOR),
+    ("Paged Quennell (intern) re: K 3.1.", "Quennell", labels.DOCTOR),
+    # a relative's name after 'significant other'
+    ("significant other abernathy at bedside.", "abernathy", labels.PATIENT),
+    # planted names (issue 61, item 9)
+    ("QUENNELL, ABERNATHY is a 70 yo male admitted with sepsis.", "QUENNELL, ABERNATHY", labels.PATIENT),
+    ("Patient: ABERNATHY QUENNELL\nMRN: 0012", "ABERNATHY QUENNELL", labels.PATIENT),
+    ("pt name: abernathy quennell", "abernathy quennell", labels.PATIENT),
+    ("abernathy quennell is a 70 yo male with copd.", "abernathy quennell", labels.PATIENT),
+    ("Abernathy reports poor sleep.", "Abernathy", labels.PATIENT),
+    ("Slept 4 hours. Abernathy denies pain.", "Abernathy", labels.PATIENT),
+    ("Will monitor closely. Abernathy Quennell", "Abernathy Quennell", labels.DOCTOR),
+    ("Note written by ABERNATHY QUENNELL", "ABERNATHY QUENNELL", labels.DOCTOR),
+    ("cont to monitor.\nabernathy quennell, rn\n", "abernathy quennell", labels.DOCTOR),
+    ("Patient: ＡＢＥＲＮＡＴＨＹ ＱＵＥＮＮＥＬＬ", "ＡＢＥＲＮＡＴＨＹ ＱＵＥＮＮＥＬＬ", labels.PATIENT),
+]
+
+NEGATIVES = [
+    # no clinician before a team's or a credential's bracket
+    ("ICU (resident) aware.", labels.DOCTOR),
+    ("Quennell, Lena, LCSW (resident)", labels.DOCTOR),
+    # no patient name from ordinary sentence openers or the note's subject
+    ("this patient is a 70 yo male with copd.", labels.PATIENT),
+    ("HTN, CAD is a concern.", labels.PATIENT),
+    ("Patient reports poor sleep. She denies pain.", labels.PATIENT),
+    ("Veteran reports nightmares. Also endorses guilt.", labels.PATIENT),
+    ("Patient: tolerated feeds well overnight.", labels.PATIENT),
+    # no signature from the last words of a note without a name's shape
+    ("VS STABLE.\nSUPPORT FAMILY\n", labels.DOCTOR),
+    ("advance tf\nsx prn\n", labels.DOCTOR),
+    ("PLAN PER DR.QUENNELL. BP STABLE.", labels.DOCTOR, "BP STABLE"),
+]
+
+
+@pytest.mark.parametrize("text,expected,label", POSITIVES)
+def test_charting_form_found(nlp, text, expected, label):
+    found = hits(nlp, text)
+    assert (expected, label) in found, found
+
+
+@pytest.mark.parametrize("case", NEGATIVES, ids=lambda c: c[0][:40])
+def test_clinical_text_not_found(nlp, case):
+    text, label, *span = case
+    found = hits(nlp, text)
+    if span:
+        assert (span[0], label) not in found, found
+    else:
+        assert all(lab != label for _, lab in found), found
+
+
+@pytest.mark.parametrize(
+    "text,folded",
+    [
+        ("ＱＵＥＮＮＥＬＬ\u3000７０", "QUENNELL 70"),
+        ("plain text", "plain text"),
+        ("ｑｕｅｎｎｅｌｌ, ＲＮ", "quennell, RN"),
+        ("中文 text", "中文 text"),  # only full-width ASCII is folded
+    ],
+)
+def test_full_width_folded_one_for_one(text, folded):
+    assert fold_full_width(text) == folded
+    assert len(fold_full_width(text)) == len(text)
+
+
+def test_full_width_hit_points_at_the_original_characters(nlp):
+    text = "Patient: ＡＢＥＲＮＡＴＨＹ ＱＵＥＮＮＥＬＬ\nMRN: 0012"
+    doc = nlp(text)
+    [span] = [s for s in doc.spans[DEFAULT_SPANS_KEY] if s.label_ == labels.PATIENT]
+    assert text[span.start_char : span.end_char] == "ＡＢＥＲＮＡＴＨＹ ＱＵＥＮＮＥＬＬ"
+
+
+# The planted forms survive the reconciler of the rules-only pipeline.
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("QUENNELL, ABERNATHY is a 70 yo male admitted with sepsis.", "QUENNELL, ABERNATHY"),
+        ("Patient: ABERNATHY QUENNELL\nMRN: 0012", "ABERNATHY QUENNELL"),
+        ("abernathy quennell is a 70 yo male with copd.", "abernathy quennell"),
+        ("Will monitor closely. Abernathy Quennell", "Abernathy Quennell"),
+        ("AWARE PER DRS' QUENNELL AND ABERNATHY.", "ABERNATHY"),
+    ],
+)
+def test_forms_survive_the_reconciler(rules_nlp, text, expected):
+    assert expected in [e.text for e in rules_nlp(text).ents]
