@@ -43,6 +43,12 @@ POSITIVES = [
     ("SEEN BY QUENNELL (RESIDENT) AT 0300.", "QUENNELL", labels.DOCTOR),
     ("md aware, quennell (resident) at bedside.", "quennell", labels.DOCTOR),
     ("Paged Quennell (intern) re: K 3.1.", "Quennell", labels.DOCTOR),
+    # phones
+    ("Family can be reached at 617/555/0142.", "617/555/0142", labels.PHONE),
+    ("call son at 617- 555-0142 with updates.", "617- 555-0142", labels.PHONE),
+    ("WIFE 617 - 555 - 0142", "617 - 555 - 0142", labels.PHONE),
+    ("son's cell 555- 0142.", "555- 0142", labels.PHONE),
+    ("daughter 555 0142 if changes.", "555 0142", labels.PHONE),
     # a relative's name after 'significant other'
     ("significant other abernathy at bedside.", "abernathy", labels.PATIENT),
     # planted names (issue 61, item 9)
@@ -59,6 +65,11 @@ POSITIVES = [
 ]
 
 NEGATIVES = [
+    # no phone in ratios, settings, ranges or volumes
+    ("VENT 40/1000/15 A/C, BP 120/80.", labels.PHONE),
+    ("UO 100- 150 cc/hr overnight.", labels.PHONE),
+    ("I/O 1200/800, plt 150- 200.", labels.PHONE),
+    ("Labs 135/4.1/101/24/18/1.1/140", labels.PHONE),
     # no clinician before a team's or a credential's bracket
     ("ICU (resident) aware.", labels.DOCTOR),
     ("Quennell, Lena, LCSW (resident)", labels.DOCTOR),
@@ -121,6 +132,7 @@ def test_full_width_hit_points_at_the_original_characters(nlp):
         ("abernathy quennell is a 70 yo male with copd.", "abernathy quennell"),
         ("Will monitor closely. Abernathy Quennell", "Abernathy Quennell"),
         ("AWARE PER DRS' QUENNELL AND ABERNATHY.", "ABERNATHY"),
+        ("Family can be reached at 617/555/0142.", "617/555/0142"),
     ],
 )
 def test_forms_survive_the_reconciler(rules_nlp, text, expected):
