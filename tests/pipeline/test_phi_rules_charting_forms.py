@@ -49,6 +49,18 @@ POSITIVES = [
     ("WIFE 617 - 555 - 0142", "617 - 555 - 0142", labels.PHONE),
     ("son's cell 555- 0142.", "555- 0142", labels.PHONE),
     ("daughter 555 0142 if changes.", "555 0142", labels.PHONE),
+    # dates
+    ("Line placed 7-23, changed 7-26.", "7-23", labels.DATE),
+    ("Line placed 7-23, changed 7-26.", "7-26", labels.DATE),
+    ("PICC 12-3 to 12-5 in place.", "12-5", labels.DATE),
+    ("Abx course 12/3-12/9.", "12/3", labels.DATE),
+    ("Abx course 12/3-12/9.", "12/9", labels.DATE),
+    ("febrile 7/23-24, cultures pending", "24", labels.DATE),
+    ("foley d/c'd on 14th.", "14th", labels.DATE),
+    ("PMH: HTN, CAD s/p MI 98, CABG '02, DM2.", "98", labels.DATE),
+    ("PMH: AAA REPAIR 99, CVA '04, AFIB.", "99", labels.DATE),
+    ("pmh: copd, chf, mi in 97, cabg x3 '03", "97", labels.DATE),
+    ("PMH: CVA 04; HTN", "04", labels.DATE),
     # a relative's name after 'significant other'
     ("significant other abernathy at bedside.", "abernathy", labels.PATIENT),
     # planted names (issue 61, item 9)
@@ -70,6 +82,19 @@ NEGATIVES = [
     ("UO 100- 150 cc/hr overnight.", labels.PHONE),
     ("I/O 1200/800, plt 150- 200.", labels.PHONE),
     ("Labs 135/4.1/101/24/18/1.1/140", labels.PHONE),
+    # no date in ranges of counts, doses, flows and settings
+    ("on 2-3 L NC, sats 95%.", labels.DATE),
+    ("given 1-2 tabs percocet.", labels.DATE),
+    ("placed on 2-4 lpm.", labels.DATE),
+    ("HR 80-90 SR, RR 12-20.", labels.DATE),
+    ("since 5-10 minutes after the dose.", labels.DATE),
+    ("PS 10/5-12/5 overnight.", labels.DATE),
+    ("takes 1/2-3/4 of meals.", labels.DATE),
+    ("percocet 1/2-1 tab q4h", labels.DATE),
+    ("K 4.1, CA 10, MG 2.0", labels.DATE),
+    ("HR 98, SBP 110.", labels.DATE),
+    ("foley cath 16 fr placed", labels.DATE),
+    ("MI 98 mg given", labels.DATE),
     # no clinician before a team's or a credential's bracket
     ("ICU (resident) aware.", labels.DOCTOR),
     ("Quennell, Lena, LCSW (resident)", labels.DOCTOR),
@@ -133,6 +158,7 @@ def test_full_width_hit_points_at_the_original_characters(nlp):
         ("Will monitor closely. Abernathy Quennell", "Abernathy Quennell"),
         ("AWARE PER DRS' QUENNELL AND ABERNATHY.", "ABERNATHY"),
         ("Family can be reached at 617/555/0142.", "617/555/0142"),
+        ("Line placed 7-23, changed 7-26.", "7-26"),
     ],
 )
 def test_forms_survive_the_reconciler(rules_nlp, text, expected):
