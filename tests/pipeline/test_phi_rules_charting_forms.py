@@ -63,6 +63,12 @@ POSITIVES = [
     ("PMH: CVA 04; HTN", "04", labels.DATE),
     # a relative's name after 'significant other'
     ("significant other abernathy at bedside.", "abernathy", labels.PATIENT),
+    # hospitals
+    ("Pt seen at QRMC yesterday and sent over.", "QRMC", labels.HOSPITAL),
+    ("Was in QRMC ED overnight.", "QRMC", labels.HOSPITAL),
+    ("Arrived from the QRMC ICU on drips.", "QRMC", labels.HOSPITAL),
+    ("TRANSFERRED FROM UNIVERSITY OF QUARRYTOWN HOSPITAL.", "UNIVERSITY OF QUARRYTOWN HOSPITAL", labels.HOSPITAL),
+    ("TX FROM QUARRYTOWN UNIV HOSP FOR CATH", "QUARRYTOWN UNIV HOSP", labels.HOSPITAL),
     # planted names (issue 61, item 9)
     ("QUENNELL, ABERNATHY is a 70 yo male admitted with sepsis.", "QUENNELL, ABERNATHY", labels.PATIENT),
     ("Patient: ABERNATHY QUENNELL\nMRN: 0012", "ABERNATHY QUENNELL", labels.PATIENT),
@@ -98,6 +104,12 @@ NEGATIVES = [
     # no clinician before a team's or a credential's bracket
     ("ICU (resident) aware.", labels.DOCTOR),
     ("Quennell, Lena, LCSW (resident)", labels.DOCTOR),
+    # no hospital from units, the outside hospital or capitals' abbreviations
+    ("NO SEDATION GIVEN SINCE ED BEFORE 5 AM.", labels.HOSPITAL),
+    ("CV: TMAX ED 104.2", labels.HOSPITAL),
+    ("Pt now in MICU ICU bed.", labels.HOSPITAL),
+    ("Labs sent at 0400 from OSH ED.", labels.HOSPITAL),
+    ("seen at HS and at NOON.", labels.HOSPITAL),
     # no patient name from ordinary sentence openers or the note's subject
     ("this patient is a 70 yo male with copd.", labels.PATIENT),
     ("HTN, CAD is a concern.", labels.PATIENT),
