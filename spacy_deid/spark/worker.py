@@ -19,7 +19,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..deid.mapping import DeidMapping, PatientState
-from ..deid.split import split_points
+from ..deid.windows import join_pieces, note_pieces
 from ..extensions import install_extensions
 from . import status as st
 from .mapping import state_from_json, state_to_json
@@ -95,27 +95,27 @@ def detect_texts(nlp: Language, texts: Sequence[str], batch_size: int) -> List[D
 
 
 def _detect(nlp: Language, texts: Sequence[str], batch_size: int) -> Iterator[Detected]:
-    """As `spacy-deid deidentify` does: a note over nlp.max_length is processed
-    in pieces cut at paragraph, line or word breaks and joined again."""
-    splits = [split_points(text, nlp.max_length) for text in texts]
+    """As `spacy-deid deidentify` does: a long note is processed in overlapping
+    pieces cut at paragraph, line or word breaks and joined again away from
+    any mention (deid/windows.py: note_pieces, join_pieces)."""
+    splits = [note_pieces(text, nlp.max_length) for text in texts]
 
     def pieces():
-        for index, (text, points) in enumerate(zip(texts, splits)):
-            if points is None:
+        for index, (text, bounds) in enumerate(zip(texts, splits)):
+            if bounds is None:
                 continue
-            bounds = [0, *points, len(text)]
-            for start, end in zip(bounds, bounds[1:]):
-                yield text[start:end], index
+            for start, end in bounds:
+                yield text[start:end], (index, start)
 
-    docs: Dict[int, List[Doc]] = {}
-    for doc, index in nlp.pipe(pieces(), as_tuples=True, batch_size=batch_size):
-        docs.setdefault(index, []).append(doc)
+    docs: Dict[int, List[Tuple[int, Doc]]] = {}
+    for doc, (index, start) in nlp.pipe(pieces(), as_tuples=True, batch_size=batch_size):
+        docs.setdefault(index, []).append((start, doc))
     for index, text in enumerate(texts):
         if splits[index] is None:
             yield st.NO_SPLIT_POINT, None, None
             continue
         parts = docs[index]
-        doc = parts[0] if len(parts) == 1 else Doc.from_docs(parts, ensure_whitespace=False)
+        doc = join_pieces(parts)
         if doc.text != text:
             yield st.PIPELINE_CHANGED_TEXT, None, None
             continue
