@@ -30,6 +30,7 @@ import multiprocessing
 import pickle
 import queue
 import sys
+import threading
 import traceback
 from contextlib import contextmanager
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -90,7 +91,7 @@ def pipe_in_processes(
                 finished = True
                 return
             # Take in what the workers have done, then keep their queue full.
-            for result in _drain(results):
+            for result in pool.drain():
                 queued -= 1
                 _take(nlp, result, ready)
             while not exhausted and queued < n_workers * QUEUED_PER_WORKER:
@@ -123,7 +124,7 @@ def pipe_in_processes(
                 ready[stolen[0]] = pool.run_here(stolen[1])
                 continue
             if queued:
-                result = pool.wait(results)
+                result = pool.wait()
                 queued -= 1
                 _take(nlp, result, ready)
     finally:
@@ -139,14 +140,6 @@ def _to_worker(item: Any) -> Tuple[Any, Any]:
 
 def _with_context(item: Any) -> Tuple[Any, Any]:
     return item, getattr(item, "_context", None)
-
-
-def _drain(results: multiprocessing.Queue) -> Iterator[Result]:
-    while True:
-        try:
-            yield results.get_nowait()
-        except queue.Empty:
-            return
 
 
 def _take(nlp: Language, result: Result, ready: Dict[int, List[Doc]]) -> None:
@@ -199,6 +192,9 @@ class _Pool:
         self.n_workers = n_workers
         self.procs: List[multiprocessing.Process] = []
         self._threads = ThreadpoolController()
+        self.inbox: "queue.Queue[Result]" = queue.Queue()  # results read whole, by `_read`
+        self.reading = threading.Event()
+        self.reader: Optional[threading.Thread] = None
 
     def start(self) -> None:
         if self.procs:
@@ -219,6 +215,34 @@ class _Pool:
                 )
                 proc.start()
                 self.procs.append(proc)
+        # Started after the fork, so no worker inherits it.
+        self.reading.set()
+        self.reader = threading.Thread(target=self._read, name="pipe results", daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        """Move whole results from the workers' queue to the inbox, in a thread.
+
+        A worker killed while it sends its Docs leaves half a message in the
+        pipe, and a read of it waits for the rest for good (this process holds
+        the pipe's write end too, so no end of file comes). Read here, that
+        blocks only this daemon thread: the caller waits on the inbox with a
+        timeout and raises WorkerDiedError (issue 61)."""
+        while self.reading.is_set():
+            try:
+                self.inbox.put(self.results.get(timeout=LIVENESS_SECONDS))
+            except queue.Empty:
+                continue
+            except (EOFError, OSError, ValueError):  # the queue was closed
+                return
+
+    def drain(self) -> Iterator[Result]:
+        """The results read so far, without waiting."""
+        while True:
+            try:
+                yield self.inbox.get_nowait()
+            except queue.Empty:
+                return
 
     def take_back(self) -> Optional[Batch]:
         """A batch from the workers' queue that none of them has taken, or None.
@@ -242,11 +266,11 @@ class _Pool:
             _report(self.nlp, traceback.format_exc())
             return []
 
-    def wait(self, results: multiprocessing.Queue) -> Result:
+    def wait(self) -> Result:
         """The next finished batch; raises if a worker died meanwhile."""
         while True:
             try:
-                return results.get(timeout=LIVENESS_SECONDS)
+                return self.inbox.get(timeout=LIVENESS_SECONDS)
             except queue.Empty:
                 for proc in self.procs:
                     if not proc.is_alive():
@@ -266,6 +290,9 @@ class _Pool:
             if proc.is_alive():
                 proc.terminate()
             proc.join()
+        self.reading.clear()
+        if orderly and self.reader is not None:
+            self.reader.join(EXIT_SECONDS)
         for channel in (self.tasks, self.results):
             channel.cancel_join_thread()  # nothing left worth sending
             channel.close()
