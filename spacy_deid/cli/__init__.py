@@ -1,22 +1,9 @@
 """The `spacy-deid` command line, built on typer like spaCy's own CLI.
 
-Each command lives in its own module, which adds itself to `app` on import;
-the imports at the bottom of this file register them.
+Each command lives in its own module, which adds itself to `app` (_app.py)
+on import; the imports at the bottom of this file register them.
 """
-import typer
-
-app = typer.Typer(
-    name="spacy-deid",
-    help="De-identification of clinical notes with spaCy.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_show_locals=False,  # locals may hold note text
-)
-
-
-@app.callback()
-def _root() -> None:
-    """De-identification of clinical notes with spaCy."""
+from ._app import app
 
 
 def main() -> None:

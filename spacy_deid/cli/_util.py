@@ -9,6 +9,7 @@ from wasabi import color, msg
 
 from ..corpus.problems import CorpusFormatError
 from ..deid import operators as ops
+from .release_options import CONFIG_SECTION, check_seed
 
 if TYPE_CHECKING:
     from ..deid.mapping import DeidMapping
@@ -70,9 +71,6 @@ def warn_lines(summary: str) -> None:
 CORPUS_ERRORS = (CorpusFormatError, FileNotFoundError)
 
 
-# The block of a --config file that builds the Deidentifier.
-CONFIG_SECTION = "deidentifier"
-DATE_SHIFT_DEFAULTS = (-365, 365)
 
 
 def build_deidentifier(
@@ -90,13 +88,15 @@ def build_deidentifier(
     """The `Deidentifier` the command-line options describe, for `deidentify`
     and `deidentify-spark` alike: from the [deidentifier] block of `config`,
     else from the operator options; the command line's mapping and seed get
-    the constructor's checks. With `mapping_path` and `output`, also refuses a
-    mapping inside the output. Raises ValueError naming the problem."""
+    the constructor's checks (an empty seed is refused). With `mapping_path`
+    and `output`, also refuses a mapping inside the output. Raises ValueError
+    naming the problem."""
     from spacy.util import load_config, registry
 
     from ..deid.mapping import check_mapping_outside
     from ..deid.release import Deidentifier
 
+    check_seed(seed)
     if mapping_path is not None and output is not None:  # before any note is processed
         check_mapping_outside(mapping_path, output)
     if config is None:
@@ -113,8 +113,8 @@ def build_deidentifier(
         for name, value, default in (
             ("--operator", operator, ops.PLACEHOLDER),
             ("--subtype-operator", list(subtype_operator), []),
-            ("--date-shift-min", date_shift_min, DATE_SHIFT_DEFAULTS[0]),
-            ("--date-shift-max", date_shift_max, DATE_SHIFT_DEFAULTS[1]),
+            ("--date-shift-min", date_shift_min, ops.DATE_SHIFT_MIN_DAYS),
+            ("--date-shift-max", date_shift_max, ops.DATE_SHIFT_MAX_DAYS),
         )
         if value != default
     ]

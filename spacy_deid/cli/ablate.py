@@ -11,7 +11,7 @@ from wasabi import msg
 from ..evaluation.ablation import AblationError, ablation_markdown, run_ablation
 from ..evaluation.measures import ALL_SUBTYPES, LABEL_SETS
 from ..evaluation.significance import DEFAULT_ALPHA, DEFAULT_ITERATIONS
-from . import app
+from ._app import app
 from .evaluate import INPUT_ERRORS, check_label_set, fail, read_gold
 
 LABEL_SETS_HELP = "Label set: " + ", ".join(LABEL_SETS)

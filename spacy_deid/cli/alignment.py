@@ -19,7 +19,7 @@ from wasabi import msg
 from ..corpus.formats import AUTO, FORMATS, read_corpus
 from ..corpus.note import Note
 from ..corpus.problems import ProblemLog
-from . import app
+from ._app import app
 from ._util import CORPUS_ERRORS, fail_on_corpus_error, load_tokenizer_pipeline
 
 

@@ -21,7 +21,7 @@ from ..evaluation.pairing import pair_notes
 from ..evaluation.report import build_report, write_report
 from ..evaluation.systems import pipeline_info, read_notes
 from ..pipeline.confidence.decision import DEFAULT_POSITIVE_WEIGHT
-from . import app
+from ._app import app
 from ._util import IF_EMPTY_HELP, corpus_path_or_default
 
 HELDOUT_HELP = (

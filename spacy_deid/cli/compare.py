@@ -12,7 +12,7 @@ from ..evaluation.measures import ALL_SUBTYPES, LABEL_SETS, STRICT
 from ..evaluation.pairing import pair_notes
 from ..evaluation.scores import Evaluation
 from ..evaluation.significance import DEFAULT_ALPHA, DEFAULT_ITERATIONS, approximate_randomization
-from . import app
+from ._app import app
 from .evaluate import (
     INPUT_ERRORS,
     SYSTEM_HELP,

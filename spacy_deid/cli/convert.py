@@ -9,7 +9,7 @@ from ..corpus.docbin import convert_corpus
 from ..corpus.docs import EXPAND, MISALIGNED_POLICIES
 from ..corpus.formats import AUTO, FORMATS
 from ..review.export import ExportError, unpacked
-from . import app
+from ._app import app
 from ._util import (
     CORPUS_ERRORS,
     IF_EMPTY_HELP,

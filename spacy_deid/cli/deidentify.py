@@ -8,12 +8,11 @@ from typing import Iterator, List, Optional
 import typer
 from wasabi import msg
 
-from ..deid import operators as ops
 from ..deid.batch import OutputInUseError, PipelineError, check_mapping_path, run_batch
-from ..deid.io import DEFAULT_PATIENT_FIELD, DEFAULT_TEXT_FIELD
 from ..deid.mapping import DeidMapping, MappingFormatError
-from . import app
-from ._util import CONFIG_SECTION, build_deidentifier
+from . import release_options as shared
+from ._app import app
+from ._util import build_deidentifier
 
 
 @app.command("deidentify")
@@ -27,24 +26,9 @@ def deidentify_cli(
     model: str = typer.Option(
         ..., "--model", "-m", help="Pipeline (name or path) that sets PHI doc.ents"
     ),
-    operator: str = typer.Option(
-        ops.PLACEHOLDER,
-        "--operator",
-        "-o",
-        help=f"Replacement for every subtype: {', '.join(ops.GENERAL_OPERATORS)} (DATE under surrogate is shifted)",
-    ),
-    subtype_operator: List[str] = typer.Option(
-        [],
-        "--subtype-operator",
-        "-s",
-        help=f"SUBTYPE=operator, repeatable (operators: {', '.join(ops.OPERATORS)}); AGE defaults to hipaa_age",
-    ),
-    config: Optional[Path] = typer.Option(
-        None,
-        "--config",
-        "-c",
-        help=f"A .cfg file whose {CONFIG_SECTION!r} block (spacy-deid.Deidentifier.v1) sets the operators",
-    ),
+    operator: str = shared.OPERATOR,
+    subtype_operator: List[str] = shared.SUBTYPE_OPERATOR,
+    config: Optional[Path] = shared.CONFIG,
     mapping: Optional[Path] = typer.Option(
         None,
         "--mapping",
@@ -53,24 +37,12 @@ def deidentify_cli(
     seed: Optional[str] = typer.Option(
         None, "--seed", help="Secret seed for surrogates and date offsets"
     ),
-    date_shift_min: int = typer.Option(
-        -365, "--date-shift-min", help="Smallest date offset, in days"
-    ),
-    date_shift_max: int = typer.Option(
-        365, "--date-shift-max", help="Largest date offset, in days"
-    ),
+    date_shift_min: int = shared.DATE_SHIFT_MIN,
+    date_shift_max: int = shared.DATE_SHIFT_MAX,
     n_process: int = typer.Option(1, "--n-process", "-n", min=1, help="Processes for nlp.pipe"),
-    batch_size: int = typer.Option(
-        32, "--batch-size", "-b", min=1, help="Notes per nlp.pipe batch"
-    ),
-    text_field: str = typer.Option(
-        DEFAULT_TEXT_FIELD, "--text-field", help="JSONL field / CSV column with the text"
-    ),
-    patient_field: str = typer.Option(
-        DEFAULT_PATIENT_FIELD,
-        "--patient-field",
-        help="JSONL field / CSV column with the patient id (optional)",
-    ),
+    batch_size: int = shared.BATCH_SIZE,
+    text_field: str = shared.TEXT_FIELD,
+    patient_field: str = shared.PATIENT_FIELD,
     audit_dir: Optional[Path] = typer.Option(
         None, "--audit-dir", help="Also write i2b2 XML per note with the replacements tagged"
     ),
@@ -80,12 +52,7 @@ def deidentify_cli(
     progress: bool = typer.Option(
         True, "--progress/--no-progress", help="Show a notes/s progress bar"
     ),
-    operating_point: Optional[str] = typer.Option(
-        None,
-        "--operating-point",
-        help="balanced, recall (removes more: lower threshold, NER candidates, safety net) "
-        "or a score threshold in 0..1; default: the pipeline's (docs/recall.md)",
-    ),
+    operating_point: Optional[str] = shared.OPERATING_POINT,
     corpus_aware: bool = typer.Option(
         False,
         "--corpus-aware",

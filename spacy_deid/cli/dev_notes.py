@@ -5,7 +5,7 @@ import typer
 from wasabi import msg
 
 from ..dev_notes import copy_dev_notes
-from . import app
+from ._app import app
 
 
 @app.command("dev-notes")

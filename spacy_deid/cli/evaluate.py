@@ -14,7 +14,7 @@ from ..evaluation.plots import MissingPlotDependency, require_matplotlib
 from ..evaluation.report import build_report, write_report
 from ..evaluation.schemes import I2B2_2014, get_scheme, scheme_names
 from ..evaluation.systems import CorpusAware, System, load_system, read_notes
-from . import app
+from ._app import app
 from ._util import IF_EMPTY_HELP, corpus_path_or_default, warn_lines
 
 # Errors that stop a command with a message (none of them carries note text).

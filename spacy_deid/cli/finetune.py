@@ -15,7 +15,7 @@ from ..corpus.formats import read_corpus
 from ..prune_strings import PruneError, prune_strings
 from ..review.export import ExportError, unpacked
 from ..transfer import check_learn_rate, finetune_config, mixed_notes, phi_windows, site_copies
-from . import app
+from ._app import app
 from ._util import CORPUS_ERRORS, check_pipeline_source, fail_on_corpus_error, load_tokenizer_pipeline
 
 # Whole notes until a measured recipe says otherwise (docs/review.md).

@@ -17,7 +17,7 @@ from ..corpus.note_files import read_job
 from ..corpus.note_input import InputError, NoteIn
 from ..review.export import ExportError, is_export, read_export
 from ..review.page import DEFAULT_LOW_SCORE, NOTICE, ReviewNote, render_page, review_note
-from . import app
+from ._app import app
 
 
 def read_review_notes(path: Path) -> List[NoteIn]:

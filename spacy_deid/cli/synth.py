@@ -11,7 +11,7 @@ from wasabi import msg
 from ..corpus.i2b2_2014 import write_i2b2_2014
 from ..synth.generate import TEMPLATE_HALVES, VALUE_HALVES, generate_notes_with_info
 from ..synth.stats import format_table, summarize
-from . import app
+from ._app import app
 
 
 @app.command("synth")

@@ -6,7 +6,7 @@ import typer
 from wasabi import color, msg
 
 from ..augment.wordnet import WordNetMissingError, default_root, install_wordnet, load_wordnet
-from . import app
+from ._app import app
 
 
 @app.command("setup-wordnet")

@@ -29,6 +29,10 @@ GENERAL_OPERATORS = (PLACEHOLDER, NUMBERED, SURROGATE, REMOVE)
 ONLY_FOR = {SHIFT: labels.DATE, HIPAA_AGE: labels.AGE}
 # HIPAA Safe Harbor: ages over 89 are aggregated into one category.
 HIPAA_AGE_LIMIT = 90
+# The range a patient's date offset is drawn from, in days (surrogate operator),
+# for the Deidentifier, its config block, both commands and Spark's settings.
+DATE_SHIFT_MIN_DAYS = -365
+DATE_SHIFT_MAX_DAYS = 365
 AGE_OVER_LIMIT = "90+"
 
 

@@ -91,8 +91,8 @@ class Deidentifier:
         operator: str = ops.PLACEHOLDER,
         operators: Optional[Dict[str, str]] = None,
         seed: Optional[str] = None,
-        date_shift_min_days: int = -365,
-        date_shift_max_days: int = 365,
+        date_shift_min_days: int = ops.DATE_SHIFT_MIN_DAYS,
+        date_shift_max_days: int = ops.DATE_SHIFT_MAX_DAYS,
         age_limit: int = ops.HIPAA_AGE_LIMIT,
         mapping: Optional[DeidMapping] = None,
     ) -> None:
@@ -386,8 +386,8 @@ def make_deidentifier(
     operator: str = ops.PLACEHOLDER,
     operators: Dict[str, str] = {},
     seed: Optional[str] = None,
-    date_shift_min_days: int = -365,
-    date_shift_max_days: int = 365,
+    date_shift_min_days: int = ops.DATE_SHIFT_MIN_DAYS,
+    date_shift_max_days: int = ops.DATE_SHIFT_MAX_DAYS,
     age_limit: int = ops.HIPAA_AGE_LIMIT,
 ) -> Deidentifier:
     """A Deidentifier from a config block:

@@ -38,8 +38,8 @@ class DeidSettings:
     operating_point: Optional[str] = None
     operator: str = ops.PLACEHOLDER
     operators: Tuple[Tuple[str, str], ...] = ()  # (subtype, operator) overrides
-    date_shift_min_days: int = -365
-    date_shift_max_days: int = 365
+    date_shift_min_days: int = ops.DATE_SHIFT_MIN_DAYS
+    date_shift_max_days: int = ops.DATE_SHIFT_MAX_DAYS
     age_limit: int = ops.HIPAA_AGE_LIMIT
     batch_size: int = 32
     max_note_chars: int = DEFAULT_MAX_NOTE_CHARS
