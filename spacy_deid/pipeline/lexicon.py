@@ -272,6 +272,6 @@ class LexiconTagger(SavedParts, Pipe):
             "frequencies": Part("frequencies.jsonl", self._frequency_rows),
         }
 
-    def load_parts(self, values: Dict[str, Any]) -> None:
+    def load_parts(self, values: Dict[str, Any], source: str) -> None:
         self.cfg.update(values.get("cfg", {}))
         self._load_rows(values)

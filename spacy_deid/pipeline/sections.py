@@ -274,7 +274,7 @@ class SectionDetector(SavedParts, Pipe):
             ),
         }
 
-    def load_parts(self, values: Dict[str, Any]) -> None:
+    def load_parts(self, values: Dict[str, Any], source: str) -> None:
         self.cfg.update(values.get("cfg", {}))
         self.set_dictionaries(
             values.get("sections", self._sections), values.get("attributes", self._attributes)

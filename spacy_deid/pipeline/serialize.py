@@ -11,7 +11,7 @@ how to get its value; `SavedParts` gives it `to_bytes`/`from_bytes`/
                 "words": Part("words.jsonl", lambda: self.rows(), read=read_word_rows),
             }
 
-        def load_parts(self, values: Dict[str, Any]) -> None:
+        def load_parts(self, values: Dict[str, Any], source: str) -> None:
             if "cfg" in values:
                 self.cfg.update(values["cfg"])
             if "words" in values:
@@ -80,9 +80,11 @@ class SavedParts:
     """Mixin (before `Pipe`) giving a component the four serialization methods.
 
     The component defines `saved_parts()` (part name -> `Part`) and
-    `load_parts(values)` (takes back the values read, a dict of part name ->
-    value holding only the parts that were not excluded). A component with
-    nothing to save returns `{}` and needs no `load_parts`.
+    `load_parts(values, source)` (takes back the values read, a dict of part
+    name -> value holding only the parts that were not excluded; `source` says
+    where they came from for error messages: the folder, or "bytes of
+    '<name>'"). A component with nothing to save returns `{}` and needs no
+    `load_parts`.
     """
 
     name: str
@@ -94,7 +96,7 @@ class SavedParts:
         excluded = set(exclude)
         return {name: part for name, part in self.saved_parts().items() if name not in excluded}
 
-    def load_parts(self, values: Dict[str, Any]) -> None:
+    def load_parts(self, values: Dict[str, Any], source: str) -> None:
         """Take back the parts read (only those not excluded)."""
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
@@ -111,7 +113,7 @@ class SavedParts:
             for name in self._kept_parts(exclude)
         }
         util.from_bytes(bytes_data, deserializers, _NONE)
-        self.load_parts(values)
+        self.load_parts(values, f"bytes of {self.name!r}")
         return self
 
     def to_disk(
@@ -137,5 +139,5 @@ class SavedParts:
         parts = self._kept_parts(exclude)
         deserializers = {part.file: reader(name, part) for name, part in parts.items()}
         util.from_disk(util.ensure_path(path), deserializers, _NONE)
-        self.load_parts(values)
+        self.load_parts(values, str(path))
         return self

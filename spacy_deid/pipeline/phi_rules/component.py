@@ -293,7 +293,7 @@ class PhiRules(SavedParts, Pipe):
             ),
         }
 
-    def load_parts(self, values: Dict[str, Any]) -> None:
+    def load_parts(self, values: Dict[str, Any], source: str) -> None:
         if "cfg" in values:
             self._check_cfg(values["cfg"])
         if "patterns" in values:

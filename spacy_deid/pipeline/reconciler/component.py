@@ -21,20 +21,19 @@ the ids of every drop rule that fired on it (`fired_rules`) and whether one of
 them is a veto (`hard`): `deid_confidence`'s keep/drop decision may restore
 the others. See docs/reconciler.md.
 """
-from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
-import srsly
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.pipeline.ner import ner_score
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
-from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
+from spacy.util import registry
 
 from ...data_files import warn_no_data
 from ...extensions import ATTRIBUTES_KEY, DROPPED_KEY, PROVENANCE_KEY, RULES_KEY, install_extensions
 from .rules import WIDER_NER_ONLY_PATTERNS, YIELDING_PATTERNS, RuleSet, make_reconciler_rules, read_lists, read_rule_lines
+from ..serialize import Part, SavedParts
 from .completion import complete_mentions
 from .merging import merge_mentions, revive_yielded
 from .steps import (
@@ -112,7 +111,7 @@ def make_reconciler(
     )
 
 
-class Reconciler(Pipe):
+class Reconciler(SavedParts, Pipe):
     """Merge rule and NER mentions into `doc.ents`, consistently within a note.
 
     rules_key: span group with the rule tagger's hits (None: no rules).
@@ -303,39 +302,11 @@ class Reconciler(Pipe):
         if data["rules"] or data["lists"]:
             self.ruleset = RuleSet.from_data(data, source=source)
 
-    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        data = self._data()
-        serializers = {
-            "rules": lambda: srsly.json_dumps(data["rules"]),
-            "lists": lambda: srsly.json_dumps(data["lists"]),
+    def saved_parts(self) -> Dict[str, Part]:
+        return {
+            "rules": Part("rules.jsonl", lambda: self._data()["rules"], read=read_rule_lines),
+            "lists": Part("lists.json", lambda: self._data()["lists"], read=read_lists),
         }
-        return to_bytes(serializers, exclude)
 
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "Reconciler":
-        data = self._data()
-        deserializers = {
-            "rules": lambda b: data.update(rules=srsly.json_loads(b)),
-            "lists": lambda b: data.update(lists=srsly.json_loads(b)),
-        }
-        from_bytes(bytes_data, deserializers, exclude)
-        self._set_data(data, source=f"bytes of {self.name!r}")
-        return self
-
-    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        data = self._data()
-        serializers = {
-            "rules.jsonl": lambda p: srsly.write_jsonl(p, data["rules"]),
-            "lists.json": lambda p: srsly.write_json(p, data["lists"]),
-        }
-        to_disk(ensure_path(path), serializers, exclude)
-
-    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "Reconciler":
-        path = ensure_path(path)
-        data = self._data()
-        deserializers = {
-            "rules.jsonl": lambda p: data.update(rules=read_rule_lines(p)),
-            "lists.json": lambda p: data.update(lists=read_lists(p)),
-        }
-        from_disk(path, deserializers, exclude)
-        self._set_data(data, source=str(path))
-        return self
+    def load_parts(self, values: Dict[str, Any], source: str) -> None:
+        self._set_data({**self._data(), **values}, source=source)

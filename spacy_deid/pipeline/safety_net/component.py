@@ -245,7 +245,7 @@ class SafetyNet(
             "job_heads": Part("job_heads.json", lambda: sorted(self.job_heads)),
         }
 
-    def load_parts(self, values: Dict[str, Any]) -> None:
+    def load_parts(self, values: Dict[str, Any], source: str) -> None:
         self._set_data(
             values.get("clinical_vocabulary", self.clinical),
             values.get("common_words", self.common),
