@@ -215,7 +215,11 @@ class SafetyNet(
         for start, end, _, _ in proposals:
             for i in range(start, end):
                 blocked[i] = True
-        proposals += self._names(doc, blocked) + self._identifiers(doc, covered)
+        names = self._names(doc, blocked)
+        for start, end, _, _ in names:
+            for i in range(start, end):
+                blocked[i] = True
+        proposals += names + self._one_case_names(doc, blocked) + self._identifiers(doc, covered)
         return proposals
 
     # --- initialize and serialisation ---------------------------------------------

@@ -1,17 +1,21 @@
 """Person names: after a title or relation word, in a name-like attribute value,
 on a signature line, a rare capitalised word in running text; initials of a
-name found in the note.
+name found in the note; in notes typed in one case, a given name and a surname
+the name lists know, side by side.
 """
 
 from typing import Dict, List, Optional, Tuple
 
 from spacy.attrs import IS_ALPHA
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Token
 
 from ... import labels
 from ...extensions import token_feature_values
+from ..lexicon import FIRST, LAST
 from .cues import (
     CREDENTIALS,
+    CUE_WORDS,
     DOCTOR_ATTRIBUTES,
     DOCTOR_TITLES,
     ID_CUES,
@@ -206,3 +210,43 @@ class NameCues(TokenShapes):
             ):
                 found.append((token.i, token.i + 1, known[letters], "initials"))
         return found
+
+    def _one_case_names(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
+        """A given name and a surname the name lists know, side by side, in one case
+        ("ottoline harrowgate", "OTTOLINE HARROWGATE"), where case gives no evidence:
+        a lower-case pair, or a pair in an all-capitals stretch. Neither word common
+        English, clinical or a stop word (cue `known_pair`)."""
+        found: List[Tuple[int, int, str, str]] = []
+        i = 0
+        while i < len(doc) - 1:
+            first, last = doc[i], doc[i + 1]
+            if (
+                not covered[i]
+                and not covered[i + 1]
+                and first.whitespace_ == " "
+                and self._one_case_pair(doc, first, last)
+                and FIRST in (first._.lexicon or "").split("|")
+                and LAST in (last._.lexicon or "").split("|")
+                and self._uncommon_name_word(first)
+                and self._uncommon_name_word(last)
+            ):
+                found.append((i, i + 2, labels.PATIENT, "known_pair"))
+                i += 2
+                continue
+            i += 1
+        return found
+
+    def _one_case_pair(self, doc: Doc, first: Token, last: Token) -> bool:
+        if not (first.is_alpha and last.is_alpha and len(first) > 2 and len(last) > 2):
+            return False
+        if first.is_lower and last.is_lower:
+            return True
+        return first.is_upper and last.is_upper and self._shouted(doc, first.i) and self._shouted(doc, last.i)
+
+    def _uncommon_name_word(self, token: Token) -> bool:
+        return (
+            token.lower_ not in STOP_WORDS
+            and token.lower_ not in self.clinical
+            and token.lower_ not in CUE_WORDS
+            and self._zipf(token) < self.common_zipf
+        )
