@@ -93,9 +93,8 @@ def bound_tok2vec_memory(nlp: Language, max_tokens: int = DEFAULT_MAX_TOKENS) ->
             model_config = nlp.config.interpolate()["components"].get(name, {}).get("model")
             if max_tokens <= 0 or encoder_reach(pipe.model) < 0 or model_config is None:
                 continue
-            windowed = nlp.replace_pipe(
-                name, "deid_windowed_tok2vec", config={"model": model_config, "max_tokens": max_tokens}
-            )
+            config = {"model": model_config, "max_tokens": max_tokens}
+            windowed = nlp.replace_pipe(name, "deid_windowed_tok2vec", config=config)
             windowed.model.from_bytes(pipe.model.to_bytes())
             pipe = windowed
         pipe.max_tokens = max(0, max_tokens)
@@ -189,7 +188,8 @@ def note_pieces(
     if len(text) <= limit:
         return [(0, len(text))]
     overlap = max(0, min(overlap, limit // 8))
-    points = piece_points(text, max_length - 4 * overlap, piece_chars - 4 * overlap if piece_chars > 0 else 0)
+    room = 4 * overlap  # a piece reads up to 2 * overlap past each of its two cuts
+    points = piece_points(text, max_length - room, piece_chars - room if piece_chars > 0 else 0)
     if points is None:
         points = piece_points(text, max_length, piece_chars)
         overlap = 0
@@ -280,7 +280,7 @@ def overlap_cut(left_start: int, left: Doc, right_start: int, right: Doc) -> int
     central = [c for c in candidates if abs(c - middle) <= quarter] or candidates
 
     def distance(cut: int) -> float:
-        gaps = [max(start - cut, cut - end, 0) if not start < cut < end else -1 for start, end in spans]
+        gaps = [-1 if start < cut < end else max(start - cut, cut - end, 0) for start, end in spans]
         return min(gaps, default=float("inf"))
 
     safe = [c for c in central if distance(c) >= CUT_GAP]
@@ -294,7 +294,8 @@ def _mention_spans(doc: Doc, offset: int) -> List[Tuple[int, int]]:
     spans up to MAX_MENTION_CHARS long."""
     spans = [(ent.start_char, ent.end_char) for ent in doc.ents]
     for group in doc.spans.values():
-        spans.extend((s.start_char, s.end_char) for s in group if s.end_char - s.start_char <= MAX_MENTION_CHARS)
+        short = [s for s in group if s.end_char - s.start_char <= MAX_MENTION_CHARS]
+        spans.extend((s.start_char, s.end_char) for s in short)
     return [(start + offset, end + offset) for start, end in spans]
 
 
@@ -319,7 +320,8 @@ def doc_between(doc: Doc, start_char: int, end_char: int) -> Doc:
             if start is None:
                 piece.user_data[key] = value
             elif start_char <= start < end_char:
-                piece.user_data[(kind, name, start - start_char, None if end is None else end - start_char)] = value
+                end = None if end is None else end - start_char
+                piece.user_data[(kind, name, start - start_char, end)] = value
         else:
             piece.user_data[key] = value
     for name in TOKEN_FEATURES:
@@ -328,7 +330,14 @@ def doc_between(doc: Doc, start_char: int, end_char: int) -> Doc:
             set_token_feature_values(piece, name, list(values[span.start : span.end]))
     for key, group in doc.spans.items():
         inside = [
-            Span(piece, s.start - span.start, s.end - span.start, label=s.label, kb_id=s.kb_id, span_id=s.id)
+            Span(
+                piece,
+                s.start - span.start,
+                s.end - span.start,
+                label=s.label,
+                kb_id=s.kb_id,
+                span_id=s.id,
+            )
             for s in group
             if span.start <= s.start and s.end <= span.end
         ]

@@ -222,7 +222,8 @@ class NerScores(SettingsOnlyPipe):
             for start, end in lines:
                 windows.extend(focus_windows(possible[start:end], self.focus_margin, start))
             lines = windows
-        if self.max_segment_tokens <= 0 or all(end - start <= self.max_segment_tokens for start, end in lines):
+        cap = self.max_segment_tokens
+        if cap <= 0 or all(end - start <= cap for start, end in lines):
             return lines
         return bounded_segments(doc, lines, self.max_segment_tokens)
 
@@ -292,7 +293,7 @@ def bounded_segments(
     continues = numpy.zeros(len(doc) + 1, dtype=bool)
     for ent in doc.ents:
         continues[ent.start + 1 : ent.end] = True
-    flags = doc.to_array([IS_SPACE, IS_PUNCT]).astype(bool) if len(doc) else numpy.zeros((0, 2), bool)
+    flags = doc.to_array([IS_SPACE, IS_PUNCT]).astype(bool).reshape(len(doc), 2)
     after_break = numpy.zeros(len(doc) + 1, dtype=bool)
     after_break[1 : len(doc) + 1] = flags[:, 0] | flags[:, 1]
     bounded = []

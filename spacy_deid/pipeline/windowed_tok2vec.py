@@ -57,7 +57,9 @@ Window = Tuple[int, int, int, int, int]
     default_config={"model": DEFAULT_TOK2VEC_MODEL, "max_tokens": DEFAULT_MAX_TOKENS},
     default_score_weights={},
 )
-def make_windowed_tok2vec(nlp: Language, name: str, model: Model, max_tokens: int) -> "WindowedTok2Vec":
+def make_windowed_tok2vec(
+    nlp: Language, name: str, model: Model, max_tokens: int
+) -> "WindowedTok2Vec":
     """Create a `deid_windowed_tok2vec` component (spaCy's tok2vec, windowed)."""
     return WindowedTok2Vec(nlp.vocab, model, name, max_tokens=max_tokens)
 
@@ -79,7 +81,8 @@ class WindowedTok2Vec(Tok2Vec):
     def check_max_tokens(self) -> None:
         """ValueError unless `max_tokens` is 0 or over twice the margin."""
         margin = self.margin
-        if self.max_tokens < 0 or (self.max_tokens and margin > 0 and self.max_tokens <= 2 * margin):
+        too_small = self.max_tokens and 0 < margin and self.max_tokens <= 2 * margin
+        if self.max_tokens < 0 or too_small:
             raise ValueError(
                 f"{self.name}: max_tokens must be 0 or over {2 * margin}, got {self.max_tokens}"
             )

@@ -112,7 +112,8 @@ def test_lines_under_the_cap_decode_as_before(nlp):
             pipe.max_segment_tokens = cap
             scored = pipe(doc.copy())
             group = scored.spans["ner_candidates"]
-            results.append([(s.start, s.end, s.label_, score) for s, score in zip(group, group.attrs["scores"])])
+            scores = group.attrs["scores"]
+            results.append([(s.start, s.end, s.label_, v) for s, v in zip(group, scores)])
         assert results[0] == results[1] and results[0]
     finally:
         pipe.scope, pipe.max_segment_tokens = before
