@@ -33,7 +33,6 @@ from spacy.tokens import Doc
 from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
 from spacy.vocab import Vocab
 
-from .ml.fork import end_workers_when_pipe_fails
 from .tokenizer_rules import (  # noqa: F401 (CASE/DIGIT/PUNCT_RULES, read_exceptions: public here too)
     CASE_RULES,
     DIGIT_RULES,
@@ -363,9 +362,8 @@ def create_deid_tokenizer(
     base_factory = registry.tokenizers.get("spacy.Tokenizer.v1")()
 
     def deid_tokenizer_factory(nlp: Language) -> DeidTokenizer:
-        # Every pipeline with this tokenizer: nlp.pipe(n_process>1) raises on a
-        # bad item or a failing worker instead of hanging (see ml/fork.py).
-        end_workers_when_pipe_fails(nlp)
+        # Only the tokenizer: the pipeline object is left as spaCy made it
+        # (several processes: spacy_deid.ml.worker_pool.pipe_in_processes).
         return DeidTokenizer(
             nlp.vocab,
             base_factory(nlp),

@@ -6,11 +6,10 @@ pool waits for threads that do not exist in it and hangs on a futex forever.
 A child that sets torch to one thread before its first use never touches that
 pool, and n workers on one thread each is also what n processes should use.
 
-The package's tokenizer also wraps the pipeline's multiprocessing pipe: a
-workload too small to keep every worker busy in whole batches is cut finer
-(`batches_for_workers`), and its batches run in the caller and N - 1
-workers that share one queue (`ml/worker_pool.py`); a pipe that fails ends
-its workers instead of hanging.
+Also what `pipe_in_processes` (ml/worker_pool.py) does to a stream before its
+workers see it: a workload too small to keep every worker busy in whole
+batches is cut finer (`batches_for_workers`), and each item is checked in
+the caller (`check_pipe_item`).
 """
 import math
 import os
@@ -19,11 +18,7 @@ import sys
 from itertools import chain, islice
 from typing import Any, Iterable, Iterator, Tuple
 
-from spacy.language import Language
 from spacy.tokens import Doc
-
-from .msgpack_codecs import cache_msgpack_codecs
-from .worker_pool import pipe_in_processes
 
 _registered = False
 # A small workload is cut into about this many batches per worker process.
@@ -67,16 +62,10 @@ def batches_for_workers(
     return chain(head, stream), batch_size
 
 
-# --- nlp.pipe(n_process=...) -------------------------------------------------
+# --- items checked before they cross to a worker ------------------------------
 #
-# The package's own multiprocessing pipe (ml/worker_pool.py) replaces spaCy
-# 3.8's `Language._multiprocessing_pipe`: the caller is one of the N
-# processes, the workers share one queue, and a pipe that stops early (an
-# error reported by a worker, a bad item, a consumer that breaks out of the
-# loop, SIGTERM) ends its workers instead of hanging, as spaCy's could when a
-# worker was sending a batch larger than the pipe buffer. Each item is
-# checked in the caller before it is sent, so a bad item raises at once with
-# its position (never its content).
+# A bad item raises at once in the caller, with its position (never its
+# content), instead of failing in a worker.
 
 
 class PipeInputError(ValueError):
@@ -103,27 +92,3 @@ def check_pipe_item(index: int, item: Any) -> Any:
 
 # Python str never holds a valid pair as two code points, so any surrogate is lone.
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def end_workers_when_pipe_fails(nlp: Language) -> None:
-    """Give `nlp.pipe(..., n_process>1)` the package's multiprocessing pipe,
-    which raises instead of hanging when it stops early (idempotent; only this
-    pipeline object is changed, and it still pickles, as spawned workers need)."""
-    if not isinstance(nlp.__dict__.get("_multiprocessing_pipe"), _PipeEndingWorkers):
-        nlp._multiprocessing_pipe = _PipeEndingWorkers(nlp)
-
-
-class _PipeEndingWorkers:
-    """Stands in for `nlp._multiprocessing_pipe` (a class, not a closure, so
-    the pipeline still pickles)."""
-
-    def __init__(self, nlp: Language) -> None:
-        self.nlp = nlp
-
-    def __call__(self, texts, pipes, n_process: int, batch_size: int) -> Iterator[Doc]:
-        # Every Doc crosses the pipe as bytes, a dozen msgpack calls each: look
-        # their codecs up once (here, so the forked workers inherit it too).
-        cache_msgpack_codecs()
-        texts, batch_size = batches_for_workers(texts, n_process, batch_size)
-        checked = (check_pipe_item(i, item) for i, item in enumerate(texts))
-        return pipe_in_processes(self.nlp, checked, pipes, n_process, batch_size)

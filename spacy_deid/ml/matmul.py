@@ -2,11 +2,11 @@
 
 Thinc's `NumpyOps` computes every `gemm` with the `blis` package, on one
 thread. On the x86-64 machines we measured, numpy's OpenBLAS computes the
-same products about 2.8 times faster on one thread (and uses every core when
-the process has them), and the tok2vec's products are about half of the
-default pipeline's time (docs/speed.md, "Matrix products"). `NumpyOps` has a
-switch for exactly this (`use_blis=False`: its `gemm` falls back to numpy);
-this callback turns it on for every model of the pipeline.
+same products about 2.8 times faster on one thread, and the tok2vec's
+products are about half of the default pipeline's time (docs/speed.md,
+"Matrix products"). `NumpyOps` has a switch for exactly this
+(`use_blis=False`: its `gemm` falls back to numpy); this callback turns it
+on for every model of the pipeline, through the models' public `ops`.
 
 The two libraries round differently, and a training run amplifies the
 difference into another model (on the dev notes as different as another
@@ -14,7 +14,9 @@ seed), so the configs use numpy's BLAS where it changes nothing the user
 sees, at inference, and train with blis as the measured models were:
 
     [nlp.after_pipeline_creation]
-    @callbacks = "spacy-deid.NumpyMatmul.v2"
+    @callbacks = "spacy-deid.NumpyMatmul.v3"
+    enabled = true
+    blas_threads = "free"
 
     [initialize.before_init]
     @callbacks = "spacy-deid.BlisMatmul.v1"
@@ -23,15 +25,21 @@ sees, at inference, and train with blis as the measured models were:
 `spacy train` initializes it first (blis). The entities of the default
 pipeline are identical either way on the 75 notes checked (docs/speed.md).
 
-Processes forked after the switch (`nlp.pipe(n_process=N)`) run numpy's BLAS
-on one thread each, so N workers do not start N x cores threads.
+v3 also sizes numpy's BLAS pools to the cores that are free when the
+pipeline is created (`blas_threads`, ml/threads.py): two OpenBLAS threads on
+a machine where another process holds a core wait on each other.
+
+Processes forked after the switch run numpy's BLAS on one thread each, so N
+workers do not start N x cores threads.
 """
 import os
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Union
 
 from spacy.language import Language
 from spacy.util import registry
 from thinc.api import Model, NumpyOps, get_current_ops
+
+from .threads import FREE, blas_thread_count, fit_blas_threads
 
 _fork_hook_registered = False
 
@@ -42,7 +50,7 @@ def _one_blas_thread() -> None:
     Only those: after a fork, OpenBLAS's `openblas_set_num_threads` first
     starts its pool again at the parent's size, and those threads then spin
     beside the worker. A parent that forks with its pools at one thread
-    (`nlp.pipe` does: `ml/fork.py`) leaves nothing to set, so no thread starts.
+    (`pipe_in_processes` does: `ml/worker_pool.py`) leaves nothing to set, so no thread starts.
     """
     from threadpoolctl import ThreadpoolController
 
@@ -126,21 +134,37 @@ def create_numpy_matmul(enabled: bool = True) -> Callable[[Language], Language]:
 def create_numpy_matmul_v2(
     enabled: bool = True, inference_maxout: bool = True
 ) -> Callable[[Language], Language]:
-    """v1, and Thinc's Maxout layers predicting without the index of each
-    winning piece (`ml/maxout.py`): the same outputs, about 5% less time with
-    two processes on the dev notes.
+    """v1; `inference_maxout` is kept so that the configs and pipelines that
+    name it still load, and no longer changes anything.
 
-    enabled: false leaves Thinc's blis in place.
-    inference_maxout: false keeps Thinc's Maxout forward at inference too.
+    It used to give Thinc's Maxout layers a forward without the index of
+    each winning piece, by replacing the private forward of each Maxout
+    node. Measured again (interleaved rounds in one process, the Maxout
+    layers' own inputs of a pass over the 15 dev notes, one BLAS thread),
+    it saved 2.8% of a pass: under the 5% a patch of Thinc's internals
+    would have to be worth, so it was dropped (the outputs were the same).
     """
+    return create_numpy_matmul(enabled)
+
+
+@registry.callbacks("spacy-deid.NumpyMatmul.v3")
+def create_numpy_matmul_v3(
+    enabled: bool = True, blas_threads: Union[int, str] = FREE
+) -> Callable[[Language], Language]:
+    """v1, and numpy's BLAS pools sized to the cores that are free.
+
+    enabled: false leaves Thinc's blis in place (and the pools as they are).
+    blas_threads: "free" (the cores free when the pipeline is created, at
+        least one; spacy_deid.ml.threads.fit_blas_threads), a thread count, or
+        0 to leave numpy's BLAS at its own default (a thread per core).
+    """
+    blas_thread_count(0 if blas_threads == FREE else blas_threads)  # a bad setting fails at once
     matmul = create_numpy_matmul(enabled)
 
     def after_pipeline_creation(nlp: Language) -> Language:
         matmul(nlp)
-        if inference_maxout:
-            from .maxout import use_inference_maxout  # maxout reads this module's model_nodes
-
-            use_inference_maxout(nlp)
+        if enabled:
+            fit_blas_threads(blas_threads)
         return nlp
 
     return after_pipeline_creation

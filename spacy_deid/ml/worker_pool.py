@@ -1,10 +1,12 @@
-"""`nlp.pipe(texts, n_process=N)` in N processes: the caller and N - 1 workers.
+"""`pipe_in_processes(nlp, texts, n_process=N)`: nlp.pipe in N processes, the caller one of them.
 
-spaCy's own multiprocessing pipe forks N workers, deals them batches in
-turn, and leaves the calling process to read their Docs back. On a machine
-with N cores that is N + 1 processes, and turn-taking makes a worker that
-finished early wait: its Docs (megabytes of bytes) block in a pipe until the
-parent has read the other worker's earlier batch. Here:
+A documented helper a user calls (`spacy-deid deidentify` calls it through
+`pipe_bounded`); `nlp.pipe(n_process=N)` itself stays spaCy's own. spaCy's
+multiprocessing pipe forks N workers, deals them batches in turn, and leaves
+the calling process to read their Docs back. On a machine with N cores that
+is N + 1 processes, and turn-taking makes a worker that finished early wait:
+its Docs (megabytes of bytes) block in a pipe until the parent has read the
+other worker's earlier batch. Here:
 
 - the calling process works too, on whole batches, whenever the Docs it
   must yield next are not ready; its own Docs are never serialised, and one
@@ -15,25 +17,32 @@ parent has read the other worker's earlier batch. Here:
   and send their Docs back through one queue (a feeder thread sends them,
   so a worker goes on to its next batch at once);
 - Docs are still yielded in input order, and the batches read ahead, queued
-  or done but not yet yielded are bounded, so an endless stream works.
+  or done but not yet yielded are bounded, so an endless stream works;
+- a workload too small to keep every process busy in whole batches is cut
+  finer (`batches_for_workers`), and each item is checked in the caller
+  before it is sent, so a bad item raises at once with its position (never
+  its content: `PipeInputError`).
 
-The Docs are the same as one process makes (the tests compare them): every
-process runs the same components, on numpy's BLAS at one thread each.
+Every process runs `nlp.pipe` on its batches (the same components and error
+handlers as one process), on numpy's BLAS at one thread each; the Docs are
+the same as one process makes (the tests compare them).
 
 A batch that fails, in a worker or here, goes to the pipeline's error
 handler as one `ValueError` (spaCy's E871, with the traceback, as spaCy does
 for its workers); reading a bad item, a handler that raises, or a caller
 that stops early ends the workers at once. A worker that dies (killed, out
-of memory) raises an error here instead of hanging.
+of memory) raises an error here instead of hanging, where spaCy's own pipe
+could hang for good.
 """
 import multiprocessing
+import os
 import pickle
 import queue
 import sys
 import threading
 import traceback
 from contextlib import contextmanager
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from spacy import util
 from spacy.errors import Errors
@@ -41,6 +50,9 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.tokens.underscore import Underscore
 from threadpoolctl import ThreadpoolController
+
+from .doc_transfer import doc_from_transfer, doc_to_transfer
+from .fork import batches_for_workers, check_pipe_item
 
 # Batches queued for the workers, per worker: enough that none runs dry
 # while the caller works on a batch of its own.
@@ -51,30 +63,57 @@ LIVENESS_SECONDS = 0.5
 EXIT_SECONDS = 10.0
 
 _STOP = None  # the sentinel a worker stops at
-Batch = Tuple[int, List[Any]]
-# (batch index, the pickled [(Doc bytes, context), ...] or None, traceback or None)
+Item = Tuple[Any, Any]  # (str, Doc or Doc bytes; its context)
+Batch = Tuple[int, List[Item]]
+# (batch index, the pickled [(Doc in parts, context), ...] or None, traceback or None)
 Result = Tuple[int, Optional[bytes], Optional[str]]
 
 
 class WorkerDiedError(RuntimeError):
-    """A worker process of nlp.pipe ended before its work was done."""
+    """A worker process of pipe_in_processes ended before its work was done."""
 
 
 def pipe_in_processes(
     nlp: Language,
-    items: Iterable[Any],
-    pipes: Sequence[Callable[[Iterable[Doc]], Iterator[Doc]]],
-    n_process: int,
-    batch_size: int,
-) -> Iterator[Doc]:
-    """The Docs of `items` (str or Doc) through `pipes`, in order, made by this
-    process and `n_process - 1` forked workers (see the module docstring)."""
+    texts: Iterable[Any],
+    *,
+    n_process: int = 2,
+    batch_size: Optional[int] = None,
+    as_tuples: bool = False,
+) -> Iterator[Any]:
+    """`nlp.pipe(texts, as_tuples=as_tuples, batch_size=batch_size)` made by this
+    process and `n_process - 1` forked workers, in input order (see the module
+    docstring). `n_process=1` is `nlp.pipe` itself; -1: one process per CPU
+    this process may use. Items are str, Doc or Doc bytes (with their context
+    when `as_tuples`)."""
+    if batch_size is None:
+        batch_size = nlp.batch_size
+    if n_process == -1:
+        n_process = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if n_process < 1:
+        raise ValueError(f"n_process must be -1 or at least 1, not {n_process}")
+    if n_process == 1:
+        yield from nlp.pipe(texts, as_tuples=as_tuples, batch_size=batch_size)
+        return
+    items = texts if as_tuples else ((text, None) for text in texts)
+    items, batch_size = batches_for_workers(items, n_process, batch_size)
+    checked = ((check_pipe_item(i, item), context) for i, (item, context) in enumerate(items))
+    done = _pipe_items(nlp, checked, n_process, batch_size)
+    try:
+        for doc, context in done:
+            yield (doc, context) if as_tuples else doc
+    finally:
+        done.close()  # a caller that stops early ends the workers now
+
+
+def _pipe_items(nlp: Language, items: Iterable[Item], n_process: int, batch_size: int) -> Iterator[Item]:
+    """(Doc, context) of every (item, context), in order, from the caller and n_process - 1 workers."""
     n_workers = max(1, n_process - 1)
     batches = enumerate(util.minibatch(items, batch_size))
     tasks: multiprocessing.Queue = multiprocessing.Queue()
     results: multiprocessing.Queue = multiprocessing.Queue()
-    pool = _Pool(nlp, pipes, tasks, results, n_workers)
-    ready: Dict[int, List[Doc]] = {}  # finished batches not yet yielded
+    pool = _Pool(nlp, tasks, results, n_workers)
+    ready: Dict[int, List[Item]] = {}  # finished batches not yet yielded
     queued = 0  # batches handed to the workers and not yet back
     read = 0  # batches read from the stream
     exhausted = False
@@ -84,8 +123,7 @@ def pipe_in_processes(
     try:
         while True:
             while wanted in ready:
-                for doc in ready.pop(wanted):
-                    yield doc
+                yield from ready.pop(wanted)
                 wanted += 1
             if exhausted and wanted >= read:
                 finished = True
@@ -114,7 +152,7 @@ def pipe_in_processes(
                 exhausted = batch is None
             if batch is not None:
                 read += 1
-                ready[batch[0]] = pool.run_here([_with_context(item) for item in batch[1]])
+                ready[batch[0]] = pool.run_here(batch[1])
                 continue
             # Nothing new to take on: a queued batch no worker has begun is
             # made here rather than waited for (the end of a short workload).
@@ -131,44 +169,38 @@ def pipe_in_processes(
         pool.close(orderly=finished)
 
 
-def _to_worker(item: Any) -> Tuple[Any, Any]:
+def _to_worker(item: Item) -> Item:
     """A stream item as it crosses to a worker (a Doc as bytes, as spaCy sends it)."""
-    if isinstance(item, Doc):
-        return item.to_bytes(), item._context
-    return item, None
+    doc_like, context = item
+    if isinstance(doc_like, Doc):
+        return doc_like.to_bytes(), context
+    return doc_like, context
 
 
-def _with_context(item: Any) -> Tuple[Any, Any]:
-    return item, getattr(item, "_context", None)
-
-
-def _take(nlp: Language, result: Result, ready: Dict[int, List[Doc]]) -> None:
+def _take(nlp: Language, result: Result, ready: Dict[int, List[Item]]) -> None:
     """Store a worker's batch as Docs, or hand its error to the error handler."""
     index, payload, error = result
     if error is not None:
         _report(nlp, error)
         ready[index] = []  # the handler let it pass: the batch yields nothing, as in spaCy
         return
-    docs = []
-    for byte_doc, context in pickle.loads(payload) if payload else ():
-        doc = Doc(nlp.vocab).from_bytes(byte_doc)
-        doc._context = context
-        docs.append(doc)
-    ready[index] = docs
+    ready[index] = [
+        (doc_from_transfer(nlp.vocab, transfer), context)
+        for transfer, context in (pickle.loads(payload) if payload else ())
+    ]
 
 
 def _report(nlp: Language, error: str) -> None:
     nlp.default_error_handler(None, None, None, ValueError(Errors.E871.format(error=error)))
 
 
-def _process(ensure_doc: Callable, pipes: Sequence[Callable], items: Iterable[Tuple[Any, Any]]) -> List[Doc]:
-    docs: Iterable[Doc] = (ensure_doc(doc_like, context) for doc_like, context in items)
-    for pipe in pipes:
-        docs = pipe(docs)
-    return list(docs)
+def _process(nlp: Language, items: List[Item]) -> List[Item]:
+    """A batch of (item, context) through `nlp.pipe` in this process (its
+    components and error handlers; spaCy keeps each context with its Doc)."""
+    return list(nlp.pipe(items, as_tuples=True, batch_size=max(1, len(items))))
 
 
-def _work(ensure_doc: Callable, pipes: Sequence[Callable], tasks, results, underscore_state) -> None:
+def _work(nlp: Language, tasks, results, underscore_state) -> None:
     """A worker: batches from `tasks` until the sentinel, Docs (or a traceback) to `results`."""
     Underscore.load_state(underscore_state)
     while True:
@@ -177,9 +209,10 @@ def _work(ensure_doc: Callable, pipes: Sequence[Callable], tasks, results, under
             return
         index, items = task
         try:
-            docs = _process(ensure_doc, pipes, pickle.loads(items))
+            done = _process(nlp, pickle.loads(items))
             # Pickled here, so a context that does not pickle is reported.
-            results.put((index, pickle.dumps([(doc.to_bytes(), doc._context) for doc in docs]), None))
+            # A Doc crosses in parts, one msgpack call (ml/doc_transfer.py).
+            results.put((index, pickle.dumps([(doc_to_transfer(doc), context) for doc, context in done]), None))
         except Exception:
             results.put((index, None, traceback.format_exc()))
 
@@ -187,8 +220,8 @@ def _work(ensure_doc: Callable, pipes: Sequence[Callable], tasks, results, under
 class _Pool:
     """This call's workers, forked on first use, and the caller's own share."""
 
-    def __init__(self, nlp: Language, pipes: Sequence[Callable], tasks, results, n_workers: int) -> None:
-        self.nlp, self.pipes, self.tasks, self.results = nlp, pipes, tasks, results
+    def __init__(self, nlp: Language, tasks, results, n_workers: int) -> None:
+        self.nlp, self.tasks, self.results = nlp, tasks, results
         self.n_workers = n_workers
         self.procs: List[multiprocessing.Process] = []
         self._threads = ThreadpoolController()
@@ -206,8 +239,7 @@ class _Pool:
                 proc = multiprocessing.Process(
                     target=_work,
                     args=(
-                        self.nlp._ensure_doc_with_context,
-                        self.pipes,
+                        self.nlp,
                         self.tasks,
                         self.results,
                         Underscore.get_state(),
@@ -256,12 +288,12 @@ class _Pool:
             return None
         return index, pickle.loads(items)
 
-    def run_here(self, items: List[Tuple[Any, Any]]) -> List[Doc]:
+    def run_here(self, items: List[Item]) -> List[Item]:
         """A batch of (item, context) made in this process, on one thread like
         each worker; a failure reaches the error handler as a worker's would."""
         try:
             with self._threads.limit(limits=1, user_api="blas"), _one_torch_thread():
-                return _process(self.nlp._ensure_doc_with_context, self.pipes, items)
+                return _process(self.nlp, items)
         except Exception:
             _report(self.nlp, traceback.format_exc())
             return []

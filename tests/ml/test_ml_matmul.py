@@ -1,4 +1,4 @@
-"""spacy-deid.NumpyMatmul.v1 and v2 (the configs' callback): numpy's BLAS for the pipeline's matrix products."""
+"""spacy-deid.NumpyMatmul.v1, v2 and v3 (the configs' callback): numpy's BLAS for the pipeline's matrix products."""
 import multiprocessing
 
 import numpy
@@ -77,7 +77,7 @@ def test_the_setting_survives_to_disk_and_spacy_load(tmp_path):
     nlp = build(True)  # initialized, so on blis, as after training
     nlp.to_disk(tmp_path / "pipeline")
     loaded = spacy.load(tmp_path / "pipeline")
-    assert loaded.config["nlp"]["after_pipeline_creation"]["@callbacks"] == "spacy-deid.NumpyMatmul.v2"
+    assert loaded.config["nlp"]["after_pipeline_creation"]["@callbacks"] == "spacy-deid.NumpyMatmul.v3"
     assert {o.use_blis for o in model_ops(loaded)} == {False}
     assert [(e.start_char, e.label_) for e in loaded(TEXT).ents] == [
         (e.start_char, e.label_) for e in nlp(TEXT).ents
@@ -99,3 +99,41 @@ def test_forked_workers_run_one_blas_thread():
     threads = queue.get(timeout=60)
     child.join(timeout=60)
     assert threads == [1]
+
+
+# (callback settings, numpy's BLAS) -- v2's inference_maxout still loads and changes nothing
+CALLBACKS = [
+    ({"@callbacks": "spacy-deid.NumpyMatmul.v2", "enabled": True, "inference_maxout": True}, True),
+    ({"@callbacks": "spacy-deid.NumpyMatmul.v2", "enabled": True, "inference_maxout": False}, True),
+    ({"@callbacks": "spacy-deid.NumpyMatmul.v3", "enabled": True, "blas_threads": 1}, True),
+    ({"@callbacks": "spacy-deid.NumpyMatmul.v3", "enabled": False, "blas_threads": "free"}, False),
+]
+
+
+@pytest.mark.parametrize("callback,numpy_blas", CALLBACKS)
+def test_every_published_version_loads(callback, numpy_blas):
+    config = tiny_config("cpu")
+    config["nlp"]["after_pipeline_creation"] = callback
+    nlp = load_model_from_config(config, auto_fill=True, validate=True)
+    ops = model_ops(nlp)
+    assert ops and all(o.use_blis is not numpy_blas for o in ops)
+
+
+def test_v3_sizes_the_blas_pools():
+    from threadpoolctl import ThreadpoolController
+
+    controller = ThreadpoolController()
+    with controller.limit(limits=2, user_api="blas"):
+        config = tiny_config("cpu")
+        config["nlp"]["after_pipeline_creation"] = {"@callbacks": "spacy-deid.NumpyMatmul.v3", "blas_threads": 1}
+        load_model_from_config(config, auto_fill=True, validate=True)
+        sizes = {pool.num_threads for pool in ThreadpoolController().select(user_api="blas").lib_controllers}
+    assert sizes <= {1}
+
+
+@pytest.mark.parametrize("bad", [-1, "all", 1.5, True])
+def test_v3_refuses_a_bad_thread_setting(bad):
+    from spacy_deid.ml.matmul import create_numpy_matmul_v3
+
+    with pytest.raises(ValueError, match="blas_threads"):
+        create_numpy_matmul_v3(blas_threads=bad)

@@ -1,5 +1,5 @@
-"""`nlp.pipe(n_process=N)` on a pipeline with the package's tokenizer
-(spacy_deid/ml/fork.py, spacy_deid/ml/worker_pool.py): a small workload is
+"""`pipe_in_processes(nlp, texts, n_process=N)` (spacy_deid/ml/fork.py,
+spacy_deid/ml/worker_pool.py): a small workload is
 cut into batches that keep every process busy, the caller works as one of the
 N processes, the Docs are those of spaCy's own multiprocessing pipe and come
 in order, and the workers start no BLAS threads of their own."""
@@ -13,8 +13,9 @@ import numpy
 import pytest
 from spacy.language import Language
 
-from spacy_deid.ml import fork
+from spacy_deid.ml import worker_pool
 from spacy_deid.ml.fork import batches_for_workers
+from spacy_deid.ml.worker_pool import pipe_in_processes
 from spacy_deid.ml.matmul import use_one_blas_thread_after_fork
 from spacy_deid.tokenizer import blank_deid
 
@@ -30,17 +31,17 @@ PIPE_BATCHES = [
 
 
 @pytest.mark.parametrize("notes,n_process,batch_size,expected", PIPE_BATCHES)
-def test_nlp_pipe_cuts_a_small_workload_for_its_workers(monkeypatch, notes, n_process, batch_size, expected):
+def test_a_small_workload_is_cut_for_the_workers(monkeypatch, notes, n_process, batch_size, expected):
     asked = {}
 
-    def in_this_process(nlp, texts, pipes, n, size):
+    def in_this_process(nlp, items, n, size):
         asked["batch_size"], asked["n_process"] = size, n
-        return (nlp.make_doc(text) for text in texts)
+        return ((nlp.make_doc(text), context) for text, context in items)
 
-    monkeypatch.setattr(fork, "pipe_in_processes", in_this_process)
+    monkeypatch.setattr(worker_pool, "_pipe_items", in_this_process)
     nlp = blank_deid()
     texts = [f"note {i} seen today" for i in range(notes)]
-    docs = list(nlp.pipe(texts, n_process=n_process, batch_size=batch_size))
+    docs = list(pipe_in_processes(nlp, texts, n_process=n_process, batch_size=batch_size))
     assert asked == {"batch_size": expected, "n_process": n_process}
     assert [doc.text for doc in docs] == texts  # nothing read ahead is lost or reordered
 
@@ -74,7 +75,7 @@ def test_workers_start_no_blas_threads():
     use_one_blas_thread_after_fork()
     nlp = blank_deid()
     nlp.add_pipe("record_worker_threads")
-    docs = list(nlp.pipe([f"note {i}" for i in range(8)], n_process=2, batch_size=2))
+    docs = list(pipe_in_processes(nlp, [f"note {i}" for i in range(8)], n_process=2, batch_size=2))
     in_workers = [doc for doc in docs if doc.user_data["pid"] != os.getpid()]
     assert in_workers and {doc.user_data["native_threads"] for doc in in_workers} == {0}
     # the caller's own batches run on one BLAS thread too, like each worker's
