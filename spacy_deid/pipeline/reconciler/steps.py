@@ -14,7 +14,7 @@ from spacy.attrs import LOWER, ORTH
 from spacy.tokens import Doc, Token
 
 from ... import labels
-from ...extensions import has_token_feature, token_feature_values
+from ...extensions import has_token_feature, lexicon_tags, token_feature_values
 from .rules import (  # noqa: F401 (BEFORE_ONLY_LISTS: public here too)
     BEFORE_ONLY_LISTS,
     NER_AGREES,
@@ -162,12 +162,6 @@ def in_attribute(mention: Mention, names: frozenset, attrs: Sequence[AbstractSet
 def blocked(mention: Mention, rule: Rule, rules: RuleSet, attrs: Sequence[AbstractSet[str]]) -> bool:
     """The rule's `unless_attributes` veto: e.g. a titled person who is the patient."""
     return rule.unless_attributes is not None and in_attribute(mention, rules.lists[rule.unless_attributes], attrs)
-
-
-def lexicon_tags(token: Token) -> Tuple[str, ...]:
-    """The `deid_lexicon` categories of a token (none without that component)."""
-    value = token._.get("lexicon") if Token.has_extension("lexicon") else None
-    return tuple(value.split("|")) if value else ()
 
 
 def has_lexicon_tag(doc: Doc, mention: Mention, tags: frozenset, except_words: frozenset = frozenset()) -> bool:
