@@ -54,7 +54,7 @@ from spacy.util import registry
 from thinc.api import Config
 
 from spacy_deid.augment.phicon import PhiconAugmenter
-from spacy_deid.corpus import Note, read_corpus
+from spacy_deid.corpus import Note, read_corpus, write_i2b2_2014
 from spacy_deid.corpus.docs import doc_to_note, note_to_doc
 from spacy_deid.corpus.note import PhiMention
 from spacy_deid.corpus.reader import I2b2Corpus
@@ -220,8 +220,14 @@ def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) ->
     train(config_path, output, use_gpu=-1)
     timing.update(train_s=time.time() - started, repeat=repeat)
     model = output / "model-last"
+    # The keep/drop decision is refitted on the corrected notes too, as fine-tune-site does.
+    site_dir = work / f"site-notes-{len(notes)}"
+    site_dir.mkdir(exist_ok=True)
+    for i, note in enumerate(_SITE["notes"]):
+        write_i2b2_2014(note, site_dir / f"{i:05d}.xml")
     timing["calibrate_s"] = run(
-        ["spacy-deid", "calibrate", str(model), str(work / "calibration"), str(model)]
+        ["spacy-deid", "calibrate", str(model), str(work / "calibration"), str(model),
+         "--site", str(site_dir)]
     )
     return model, timing
 
@@ -382,6 +388,10 @@ def main(argv: Optional[List[str]] = None) -> None:
                         help="share of nursing notes among the generated notes mixed in "
                         "(the project's synth_nursing; default: the generator's)")
     parser.add_argument("--seed", type=int, default=0, help="patient order")
+    parser.add_argument("--held-out", type=Path,
+                        help="a second PhysioNet-format corpus held out whole (e.g. the sealed "
+                        "half), CORPUS being the reviewer's pool; default: a split of CORPUS "
+                        "by patient (--seed, --pool)")
     parser.add_argument("--pool", type=int, default=100,
                         help="notes of the patients the reviewer's notes come from (whole "
                         "patients, at least this many and max(--sizes)); the others are held out")
@@ -429,9 +439,15 @@ def main(argv: Optional[List[str]] = None) -> None:
         return
 
     notes = list(read_corpus(args.corpus, "physionet"))
-    pool, held_out, n_train_patients, n_held_patients = split_by_patient(
-        notes, args.seed, max(args.pool, *args.sizes)
-    )
+    if args.held_out:
+        # A fixed split: every note of CORPUS is the pool, the other corpus is held out.
+        held_out = list(read_corpus(args.held_out, "physionet"))
+        pool, n_train_patients = notes, len({n.patient_id for n in notes})
+        n_held_patients = len({n.patient_id for n in held_out})
+    else:
+        pool, held_out, n_train_patients, n_held_patients = split_by_patient(
+            notes, args.seed, max(args.pool, *args.sizes)
+        )
     if args.held_out_limit:
         held_out = held_out[: args.held_out_limit]
     dev = list(read_corpus(DEV_NOTES_DIR))
