@@ -6,7 +6,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-README_LIMIT = 8000
+# A README a newcomer reads in five minutes; docs as a reference, not a diary.
+README_LIMIT = 6000
+PAGE_LIMIT = 25_000
+DOCS_LIMIT = 150_000
+CHANGELOG_LIMIT = 10_000
 # The design notes the project started from sit beside a checkout, never in
 # it: a user of the package does not have them.
 OUTSIDE_PATTERN = re.compile(r"\.\./shared|shared/design")
@@ -46,6 +50,15 @@ def _searched_files():
 def test_readme_is_short():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(text) <= README_LIMIT, f"README.md has {len(text)} characters"
+
+
+def test_docs_are_a_reference_of_bounded_size():
+    pages = sorted((ROOT / "docs").glob("*.md"))
+    sizes = {page.name: len(page.read_text(encoding="utf-8")) for page in pages}
+    assert (ROOT / "docs" / "index.md") in pages
+    assert {name: size for name, size in sizes.items() if size > PAGE_LIMIT} == {}
+    assert sum(sizes.values()) <= DOCS_LIMIT
+    assert len((ROOT / "CHANGELOG.md").read_text(encoding="utf-8")) <= CHANGELOG_LIMIT
 
 
 def test_nothing_points_outside_the_repository():
