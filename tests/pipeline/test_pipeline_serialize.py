@@ -1,0 +1,96 @@
+"""The serializer helper every component uses (spacy_deid/pipeline/serialize.py):
+files by suffix, exclude by part name, a missing file named, a part's reader."""
+import json
+
+import pytest
+import srsly
+from spacy.pipeline import Pipe
+
+from spacy_deid.pipeline.serialize import MissingPartError, Part, SavedParts
+
+
+class Toy(SavedParts, Pipe):
+    """Two parts: a cfg (one JSON value) and rows (JSONL)."""
+
+    def __init__(self, name="toy", read_rows=None):
+        self.name = name
+        self.cfg = {"size": 1}
+        self.rows = []
+        self.sources = []
+        self.read_rows = read_rows
+
+    def saved_parts(self):
+        return {
+            "cfg": Part("cfg", lambda: self.cfg),
+            "rows": Part("rows.jsonl", lambda: self.rows, read=self.read_rows),
+        }
+
+    def load_parts(self, values, source):
+        self.cfg.update(values.get("cfg", {}))
+        self.rows = values.get("rows", self.rows)
+        self.sources.append(source)
+
+
+def filled():
+    toy = Toy()
+    toy.cfg, toy.rows = {"size": 3}, [{"a": 1}, {"a": 2}]
+    return toy
+
+
+def test_files_are_written_by_suffix_and_read_back(tmp_path):
+    filled().to_disk(tmp_path / "toy")
+    assert json.loads((tmp_path / "toy" / "cfg").read_text()) == {"size": 3}
+    assert list(srsly.read_jsonl(tmp_path / "toy" / "rows.jsonl")) == [{"a": 1}, {"a": 2}]
+    loaded = Toy().from_disk(tmp_path / "toy")
+    assert (loaded.cfg, loaded.rows) == ({"size": 3}, [{"a": 1}, {"a": 2}])
+    assert loaded.sources == [str(tmp_path / "toy")]
+    copy = Toy().from_bytes(filled().to_bytes())
+    assert (copy.cfg, copy.rows, copy.sources) == ({"size": 3}, [{"a": 1}, {"a": 2}], ["bytes of 'toy'"])
+
+
+@pytest.mark.parametrize("exclude,written", [([], {"cfg", "rows.jsonl"}), (["rows"], {"cfg"}),
+                                             (["cfg", "rows"], set()), (["rows.jsonl"], {"cfg", "rows.jsonl"})])
+def test_exclude_takes_part_names(tmp_path, exclude, written):
+    filled().to_disk(tmp_path / "toy", exclude=exclude)
+    assert {p.name for p in (tmp_path / "toy").iterdir()} == written
+    toy = Toy()
+    toy.rows = ["kept"]
+    toy.from_bytes(filled().to_bytes(), exclude=exclude)  # an excluded part keeps what it has
+    assert toy.rows == (["kept"] if "rows" in exclude else [{"a": 1}, {"a": 2}])
+
+
+@pytest.mark.faults
+@pytest.mark.parametrize("missing", ["cfg", "rows.jsonl"])
+def test_a_missing_file_names_component_and_file(tmp_path, missing):
+    filled().to_disk(tmp_path / "toy")
+    (tmp_path / "toy" / missing).unlink()
+    with pytest.raises(MissingPartError, match=f"my_toy: .*{missing} is missing") as info:
+        Toy(name="my_toy").from_disk(tmp_path / "toy")
+    assert info.value.component == "my_toy" and info.value.path.name == missing
+    Toy().from_disk(tmp_path / "toy", exclude=[missing.split(".")[0]])  # left out: not read
+
+
+def test_a_parts_reader_reads_and_checks_its_file(tmp_path):
+    def read_rows(path):
+        rows = list(srsly.read_jsonl(path))
+        if any("a" not in row for row in rows):
+            raise ValueError(f"{path}: a row without 'a'")
+        return rows
+
+    filled().to_disk(tmp_path / "toy")
+    assert Toy(read_rows=read_rows).from_disk(tmp_path / "toy").rows == [{"a": 1}, {"a": 2}]
+    (tmp_path / "toy" / "rows.jsonl").write_text('{"b": 1}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="rows.jsonl: a row without 'a'"):
+        Toy(read_rows=read_rows).from_disk(tmp_path / "toy")
+
+
+def test_a_component_with_no_parts_saves_an_empty_folder(tmp_path):
+    class Empty(SavedParts, Pipe):
+        name = "empty"
+
+        def saved_parts(self):
+            return {}
+
+    Empty().to_disk(tmp_path / "empty")
+    assert list((tmp_path / "empty").iterdir()) == []
+    assert isinstance(Empty().from_disk(tmp_path / "missing").from_bytes(Empty().to_bytes()), Empty)
