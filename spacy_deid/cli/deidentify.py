@@ -8,7 +8,13 @@ from typing import Iterator, List, Optional
 import typer
 from wasabi import msg
 
-from ..deid.batch import OutputInUseError, PipelineError, check_mapping_path, run_batch
+from ..deid.batch import (
+    MappingWriteError,
+    OutputInUseError,
+    PipelineError,
+    check_run_paths,
+    run_batch,
+)
 from ..deid.mapping import DeidMapping, MappingFormatError
 from . import release_options as shared
 from ._app import app
@@ -70,6 +76,10 @@ def deidentify_cli(
     """De-identify notes with a pipeline: placeholders, numbered placeholders,
     consistent surrogates with per-patient date shifting, or removal."""
     deid_mapping = None
+    try:  # links followed, before the mapping is read or any note processed
+        check_run_paths(input_path, output_dir, audit_dir=audit_dir, mapping_path=mapping)
+    except (FileNotFoundError, ValueError) as err:
+        msg.fail(str(err), exits=1)
     if mapping is not None and mapping.is_file():
         try:
             deid_mapping = DeidMapping.from_disk(mapping)
@@ -85,8 +95,6 @@ def deidentify_cli(
             date_shift_max=date_shift_max,
             mapping=deid_mapping,
         )
-        if mapping is not None:  # before any note is processed, not after
-            check_mapping_path(mapping, output_dir)
     except ValueError as err:
         msg.fail(str(err), exits=1)
     if mapping is None and seed is None:
@@ -131,7 +139,8 @@ def deidentify_cli(
                 progress=progress,
                 adjust_doc=adjust_doc,
             )
-    except (FileNotFoundError, ValueError, OutputInUseError, PipelineError) as err:
+    except (FileNotFoundError, ValueError, OutputInUseError, PipelineError,
+            MappingWriteError) as err:
         msg.fail(str(err), exits=1)
     first, *rest = summary.lines()
     (msg.good if summary.complete else msg.warn)(first)

@@ -15,7 +15,6 @@ import multiprocessing
 import os
 import signal
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -42,6 +41,14 @@ from .io import (
     released_note,
 )
 from .mapping import check_mapping_outside
+from .paths import (
+    check_inputs_outside,
+    check_mapping_location,
+    check_mapping_writable,
+    check_output_outside_input,
+    inside,
+    real,
+)
 from .windows import join_pieces, note_pieces, pipe_bounded, without_tensor
 from .release import Deidentifier
 from ..corpus.i2b2_2014 import note_to_i2b2_2014
@@ -49,6 +56,11 @@ from ..corpus.i2b2_2014 import note_to_i2b2_2014
 
 class OutputInUseError(RuntimeError):
     """Another run is writing into the same output folder or mapping file."""
+
+
+class MappingWriteError(RuntimeError):
+    """The mapping file could not be saved (disk full, file size limit): the
+    run stops, and the files of that checkpoint are not written."""
 
 
 class PipelineError(RuntimeError):
@@ -142,12 +154,15 @@ LOCK_NAME = ".spacy-deid.lock"
 
 class OutputLock:
     """Locks held for a run: the output folder and the mapping file, so two
-    runs never interleave their files (released when the process ends)."""
+    runs never interleave their files (released when the process ends).
+    Each lock is keyed on the real path (links followed): a run given a link
+    to the mapping or the output waits for one given the file itself."""
 
     def __init__(self, output_dir: Path, mapping_path: Optional[Path]) -> None:
-        self.targets = [(output_dir, output_dir / LOCK_NAME)]
+        self.targets = [(output_dir, real(output_dir) / LOCK_NAME)]
         if mapping_path is not None:
-            self.targets.append((mapping_path, mapping_path.with_name(mapping_path.name + ".lock")))
+            mapping_file = real(mapping_path)
+            self.targets.append((mapping_path, mapping_file.with_name(mapping_file.name + ".lock")))
         self._stack = ExitStack()
 
     def __enter__(self) -> "OutputLock":
@@ -184,26 +199,20 @@ def _reason(err: OSError) -> str:
     return err.strerror or type(err).__name__
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    """Whether `path` is `folder` or inside it (both resolved)."""
-    path, folder = path.resolve(), folder.resolve()
-    return path == folder or folder in path.parents
-
-
 def check_folders(input_base: Path, output_dir: Path, audit_dir: Optional[Path]) -> None:
     """Input, output and audit folders that cannot mix, checked before any
     work (ValueError naming the paths): the release never in the input (a rerun
     would read it as notes), the input never in the release (the original notes
     would be released with it), audit files never in the input, and an output
-    that is a folder (or can be made one)."""
-    if _inside(output_dir, input_base):
+    that is a folder (or can be made one). Judged on real paths (links followed)."""
+    if inside(output_dir, input_base):
         raise ValueError("the output folder must not be the input folder or inside it")
-    if _inside(input_base, output_dir):
+    if inside(input_base, output_dir):
         raise ValueError(
             f"the input {input_base} is inside the output folder {output_dir}: the original "
             "notes would end up in the release; choose an output folder outside the input"
         )
-    if audit_dir is not None and _inside(Path(audit_dir), input_base):
+    if audit_dir is not None and inside(Path(audit_dir), input_base):
         raise ValueError(
             f"the --audit-dir {audit_dir} is inside the input {input_base}: a later run would "
             "read the audit files as notes; put it elsewhere"
@@ -213,20 +222,39 @@ def check_folders(input_base: Path, output_dir: Path, audit_dir: Optional[Path])
             raise ValueError(f"the {what} path {folder} is a file, not a folder")
 
 
-def check_mapping_path(mapping_path: Path, output_dir: Path) -> None:
-    """The mapping (PHI) never inside the release folder, and writable before
-    any note is processed. Raises ValueError naming the path."""
-    check_mapping_outside(mapping_path, output_dir)
-    if mapping_path.is_dir():
-        raise ValueError(f"the mapping path {mapping_path} is a folder, not a file")
-    try:
-        mapping_path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=mapping_path.parent, prefix=".spacy-deid-check."):
-            pass
-    except OSError as err:
-        raise ValueError(
-            f"cannot write the mapping file {mapping_path} ({_reason(err)})"
-        ) from None
+def check_mapping_path(
+    mapping_path: Path,
+    output_dir: Path,
+    input_base: Optional[Path] = None,
+    audit_dir: Optional[Path] = None,
+) -> None:
+    """The mapping (PHI) never in the release, the input or the audit folder,
+    nor a link that lies in or leads into one of them (paths.py), and
+    writable before any note is processed. Raises ValueError naming the path."""
+    check_mapping_location(mapping_path, output_dir, input_base, audit_dir)
+    check_mapping_outside(mapping_path, output_dir)  # the same for the output, as Spark checks it
+    check_mapping_writable(mapping_path)
+
+
+def check_run_paths(
+    input_path: Path,
+    output_dir: Path,
+    audit_dir: Optional[Path] = None,
+    mapping_path: Optional[Path] = None,
+) -> None:
+    """Every check on where a run reads and writes, before any work (the
+    command line calls it before loading the pipeline and before the first
+    pass of --corpus-aware): the folders, the mapping, and no input file that
+    is a released or audit file or the mapping through a link. ValueError
+    (FileNotFoundError for a missing input) naming the path and the reason."""
+    input_path, output_dir = Path(input_path), Path(output_dir)
+    if not input_path.exists():
+        raise FileNotFoundError(f"input path does not exist: {input_path}")
+    base = input_path.parent if input_path.is_file() else input_path
+    check_folders(base, output_dir, audit_dir)
+    if mapping_path is not None:
+        check_mapping_path(Path(mapping_path), output_dir, base, audit_dir)
+    check_inputs_outside(list_input_files(input_path).files, output_dir, audit_dir, mapping_path)
 
 
 # Seconds a run stopped by SIGTERM has to exit before it is ended outright.
@@ -295,6 +323,7 @@ class BatchRunner:
         self.mapping_path, self.audit_dir = mapping_path, audit_dir
         self.overwrite, self.checkpoint_files, self.progress = overwrite, checkpoint_files, progress
         self._xml_beside: Set[Path] = set()  # .txt inputs with an input .xml of the same stem
+        self._input_base: Optional[Path] = None  # set by run: no write may lead into it
 
     def run(self, input_path: Path, output_dir: Path) -> BatchSummary:
         input_path, output_dir = Path(input_path), Path(output_dir)
@@ -303,7 +332,8 @@ class BatchRunner:
         base = input_path.parent if input_path.is_file() else input_path
         check_folders(base, output_dir, self.audit_dir)
         if self.mapping_path is not None:
-            check_mapping_path(Path(self.mapping_path), output_dir)
+            check_mapping_path(Path(self.mapping_path), output_dir, base, self.audit_dir)
+        self._input_base = base
         with _stop_on_sigterm(), self.lock(output_dir, self.mapping_path):
             return self._run(input_path, base, output_dir)
 
@@ -316,6 +346,8 @@ class BatchRunner:
         pending: List[Tuple[Path, Path]] = []
         inputs: List[Path] = []
         listing = list_input_files(input_path)  # every path read or reported (files.py)
+        # No released file, audit file or mapping read as a note through a link.
+        check_inputs_outside(listing.files, output_dir, self.audit_dir, self.mapping_path)
         for path, problem in listing.problems:
             hidden = is_hidden(Path(path), input_path)
             summary.hidden.append(path) if hidden else summary.failed.append((path, problem))
@@ -328,6 +360,8 @@ class BatchRunner:
                 summary.ignored.append(str(path))
                 continue
             inputs.append(relative)
+            # No original counted as released through a link in the output.
+            check_output_outside_input(output_path(output_dir, relative), base)
             if output_path(output_dir, relative).exists() and not self.overwrite:
                 summary.files_resumed += 1
             else:
@@ -376,7 +410,7 @@ class BatchRunner:
                     if len(ready) >= self.checkpoint_files:
                         self._flush(ready, output_dir, summary)
         except Exception as err:
-            if isinstance(err, (InputError, OutputInUseError)):
+            if isinstance(err, (InputError, OutputInUseError, MappingWriteError)):
                 raise
             unfinished = ", ".join(str(job.source) for job in jobs.values()) or "none"
             raise PipelineError(
@@ -445,30 +479,51 @@ class BatchRunner:
         if not ready:
             return
         if self.mapping_path is not None:
-            self.deid.mapping.to_disk(self.mapping_path)
+            try:
+                self.deid.mapping.to_disk(self.mapping_path)
+            except OSError as err:  # disk full, file size limit: stop, write none of them
+                for job in ready:
+                    summary.failed.append(
+                        (str(job.source), f"{job.source}: not written (the mapping was not saved)")
+                    )
+                ready.clear()
+                raise MappingWriteError(
+                    f"cannot write the mapping file {self.mapping_path} ({_reason(err)}): the "
+                    "run stopped and the files of its last checkpoint were not written; "
+                    "make room (or raise the file size limit) and rerun to resume"
+                ) from None
         for job in ready:
             try:
                 if self.audit_dir is not None:
                     self._write_audit(job)
-                atomic_write_text(
+                self._write(
                     output_path(output_dir, job.relative),
                     job.render(job.released),
                     encoding=job.encoding,
                 )
                 summary.files_written += 1
+            except ValueError as err:  # a path that leads into the input (paths.py)
+                summary.failed.append((str(job.source), str(err)))
             except OSError as err:
                 summary.failed.append(
                     (str(job.source), f"{job.source}: cannot write output ({_reason(err)})")
                 )
         ready.clear()
 
+    def _write(self, path: Path, text: str, encoding: str = "utf-8") -> None:
+        """Write a released or audit file: never into the input, whatever
+        links lie on the way (checked at the write, as a link can appear
+        during a run); a link is written through, never replaced."""
+        if self._input_base is not None:
+            check_output_outside_input(path, self._input_base)
+        atomic_write_text(path, text, encoding=encoding)
+
     def _write_audit(self, job: FileJob) -> None:
         paths = audit_path(self.audit_dir, job.relative, job.relative in self._xml_beside)
         for index, (note, released) in enumerate(zip(job.notes, job.released)):
             path = paths(index)
-            atomic_write_text(
-                path, note_to_i2b2_2014(released_note(path.stem, released, note.patient_id))
-            )
+            xml = note_to_i2b2_2014(released_note(path.stem, released, note.patient_id))
+            self._write(path, xml)
 
 
 def _progress_bar(enabled: bool):

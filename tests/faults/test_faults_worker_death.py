@@ -86,3 +86,60 @@ def test_a_worker_killed_while_sending_raises_instead_of_hanging(
         for _ in pipe_bounded(nlp, ((text, i) for i, text in enumerate(texts)), n_process=2, batch_size=1):
             pass
     assert not multiprocessing.active_children()
+
+
+NOTE = "Seen on 4/17/2094 by Dr. Zebulon Quattlebaum.\nPhone: 617-555-0143\n\nPlan: follow up.\n"
+
+
+def _children(pid: int):
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_corpus_aware_run_with_a_killed_worker_ends_and_releases_its_locks(tmp_path, rules_model_dir):
+    source, out, mapping = tmp_path / "in", tmp_path / "out", tmp_path / "map.json"
+    source.mkdir()
+    for i in range(120):
+        (source / f"{i:04d}.txt").write_text(NOTE * 40, encoding="utf-8")
+    command = [sys.executable, "-c", "from spacy_deid.cli import main; main()", "deidentify",
+               str(source), str(out), "--model", str(rules_model_dir), "--no-progress",
+               "--corpus-aware", "--n-process", "2", "--batch-size", "2",
+               "--operator", "surrogate", "--seed", "s", "--mapping", str(mapping)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    try:
+        # The second pass holds the output's lock; kill its worker once it works.
+        second_pass = _wait_for(lambda: (out / LOCK_NAME).exists() and _children(process.pid), 300)
+        assert second_pass, "the second pass did not start in time"
+        time.sleep(1.0)
+        for pid in _children(process.pid):
+            os.kill(pid, signal.SIGKILL)
+        stdout, stderr = process.communicate(timeout=SECONDS)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 1
+    assert "WorkerDiedError" in stdout.decode() + stderr.decode()
+    assert "Traceback" not in stderr.decode()
+    assert not (out / LOCK_NAME).exists() and not list(tmp_path.glob("*.lock"))
+    assert not list(out.glob(".*.tmp"))
