@@ -109,7 +109,7 @@ def create_packaged_transformer_model_v2(
         grad_scaler_config=grad_scaler_config,
     )
     if quantize:
-        quantize_at_inference(model)
+        quantize_at_inference(model, tokenizer_config, transformer_config, mixed_precision, grad_scaler_config)
     return model
 
 
@@ -129,22 +129,35 @@ def set_torch_threads(threads: int = 0) -> int:
     return threads
 
 
-def quantize_at_inference(model: Model) -> Model:
+def quantize_at_inference(
+    model: Model,
+    tokenizer_config: dict = {},
+    transformer_config: dict = {},
+    mixed_precision: bool = False,
+    grad_scaler_config: dict = {},
+) -> Model:
     """Make the transformer layers of `model` predict through an int8 copy.
 
-    The copy is made on the first prediction after the weights were loaded
-    or updated, so `initialize`, `from_disk`/`from_bytes`, training and
-    `to_disk` all see the float module.
+    Each spacy-transformers `HFShim` of the freshly built model is replaced,
+    in the model's list of shims, by a `QuantizedHFShim` built the way
+    spacy-transformers builds its shim (an empty `HFObjects` with the same
+    settings), before any weights are loaded: `initialize`, `from_disk` /
+    `from_bytes` fill it through `shims[0]` as they would fill theirs. The
+    int8 copy is made on the first prediction after the weights were loaded
+    or updated, so training and `to_disk` see the float module.
     """
+    from spacy_transformers.data_classes import HFObjects
     from spacy_transformers.layers.hf_shim import HFShim
 
     quantized_shim = quantized_shim_class()
     for node in model.walk():
-        for shim in node.shims:
+        for index, shim in enumerate(node.shims):
             if isinstance(shim, HFShim) and not isinstance(shim, quantized_shim):
-                # The shim object outlives weight loading (from_bytes swaps
-                # its module), so its class is where inference is switched.
-                shim.__class__ = quantized_shim
+                node.shims[index] = quantized_shim(
+                    HFObjects(None, None, None, tokenizer_config, transformer_config),
+                    mixed_precision=mixed_precision,
+                    grad_scaler_config=dict(grad_scaler_config),
+                )
     return model
 
 
