@@ -27,8 +27,9 @@ from filelock import FileLock, Timeout
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .files import atomic_write_text, list_input_files
-from .io import (
+from ..corpus.listing import is_hidden, list_input_files
+from ..corpus.note_files import read_job, released_note
+from ..corpus.note_input import (
     DEFAULT_PATIENT_FIELD,
     DEFAULT_TEXT_FIELD,
     SUFFIXES,
@@ -36,10 +37,8 @@ from .io import (
     InputError,
     NoteIn,
     encoding_name,
-    is_hidden,
-    read_job,
-    released_note,
 )
+from .files import atomic_write_text
 from .mapping import check_mapping_outside
 from .paths import (
     check_inputs_outside,
@@ -345,7 +344,7 @@ class BatchRunner:
         summary = BatchSummary()
         pending: List[Tuple[Path, Path]] = []
         inputs: List[Path] = []
-        listing = list_input_files(input_path)  # every path read or reported (files.py)
+        listing = list_input_files(input_path)  # every path read or reported (corpus/listing.py)
         # No released file, audit file or mapping read as a note through a link.
         check_inputs_outside(listing.files, output_dir, self.audit_dir, self.mapping_path)
         for path, problem in listing.problems:

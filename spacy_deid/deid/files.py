@@ -5,8 +5,6 @@ import os
 import secrets
 from pathlib import Path
 
-from ..corpus.listing import InputListing, list_input_files  # noqa: F401 (batch.py imports them here)
-
 
 def atomic_write_text(
     path: Path, text: str, private: bool = False, encoding: str = "utf-8"
