@@ -1,6 +1,7 @@
 """The serializer helper every component uses (spacy_deid/pipeline/serialize.py):
 files by suffix, exclude by part name, a missing file named, a part's reader."""
 import json
+from pathlib import Path
 
 import pytest
 import srsly
@@ -94,3 +95,20 @@ def test_a_component_with_no_parts_saves_an_empty_folder(tmp_path):
     Empty().to_disk(tmp_path / "empty")
     assert list((tmp_path / "empty").iterdir()) == []
     assert isinstance(Empty().from_disk(tmp_path / "missing").from_bytes(Empty().to_bytes()), Empty)
+
+
+TRAINED = Path(__file__).resolve().parents[2] / "training" / "cpu" / "model-best"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (TRAINED / "meta.json").is_file(), reason="no trained pipeline here")
+def test_a_trained_pipeline_loads_and_saves_the_same_files(tmp_path):
+    """A pipeline saved in the current format loads, and saving it again
+    writes the same files byte for byte (spacy.load -> to_disk)."""
+    import spacy
+
+    spacy.load(TRAINED).to_disk(tmp_path / "again")
+    saved = sorted(p.relative_to(TRAINED) for p in TRAINED.rglob("*") if p.is_file())
+    again = sorted(p.relative_to(tmp_path / "again") for p in (tmp_path / "again").rglob("*") if p.is_file())
+    assert saved == again
+    assert [p for p in saved if (TRAINED / p).read_bytes() != (tmp_path / "again" / p).read_bytes()] == []
