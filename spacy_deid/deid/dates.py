@@ -1,9 +1,11 @@
 """Date shifting: parse a DATE mention in one of the known written formats,
 move it by a number of days and write it back the same way.
 
-The formats are those of `spacy_deid.surrogates.formats` (the generator writes
-dates with them, `date_format_of` recognises them); this module only adds the
-reading of the values. Weekdays are recomputed from the shifted date; partial
+The writings are those `spacy_deid.surrogates.formats.date_shape` reads (its
+named formats, numbers in any order and separator, a weekday beside a date);
+this module only adds the reading of the values, and the new date is written
+into the same tokens (zero padding, order, separators and case kept,
+`render_date_like`). Weekdays are recomputed from the shifted date; partial
 dates are anchored (month-year on the 15th, a year alone on July 1st, a
 month and day without a year in the note's reference year) so that intervals
 between the mentions of a patient are preserved as well as the written
@@ -17,21 +19,10 @@ from typing import Dict, Optional
 
 from ..surrogates import formats
 
-# The date every format is probed with: each field renders differently
-# (month 11, day 23, year 2019 / 19, a Saturday), so a probe rendering says
-# which field each token of a real mention holds.
-_PROBE = dt.date(2019, 11, 23)
-_TOKEN = re.compile(r"\d+|[^\W\d_]+")
-_PROBE_FIELDS: Dict[str, str] = {
-    "11": "month",
-    "23": "day",
-    "2019": "year",
-    "19": "year2",
-    "november": "month_name",
-    "nov": "month_name",
-}
 _MONTH_BY_PREFIX = {name[:3].lower(): number for number, name in enumerate(formats.MONTHS, 1)}
 _WEEKDAY_BY_PREFIX = {name[:3].lower(): number for number, name in enumerate(formats.WEEKDAYS)}
+# A Saturday: a weekday alone is moved from it.
+_PROBE = dt.date(2019, 11, 23)
 # Two-digit years up to this value are read as 20xx, above as 19xx.
 TWO_DIGIT_YEAR_PIVOT = 49
 # A year to anchor month-day mentions when the note gives none (not a leap year).
@@ -40,41 +31,36 @@ DEFAULT_REFERENCE_YEAR = 2001
 
 @dataclass(frozen=True)
 class ParsedDate:
-    """A date mention read in a known format; `date` is anchored for partial forms."""
+    """A date mention read in a known writing; `date` is anchored for partial forms."""
 
-    fmt: str
+    fmt: Optional[str]  # the formats name, when the writing is one of them
     kind: str  # formats.date_kind: "full", "md", "my", "m", "y", "wd"
     date: Optional[dt.date]  # None for a weekday alone
     weekday: Optional[int] = None  # Monday = 0, for a weekday alone
+    roles: formats.DateRoles = ()  # the field each token holds (formats.date_shape)
 
 
 def parse_date(text: str, reference_year: int = DEFAULT_REFERENCE_YEAR) -> Optional[ParsedDate]:
-    """Read `text` as a date in one of the known formats, else None."""
-    fmt = formats.date_format_of(text)
-    if fmt is None:
+    """Read `text` as a date written in a known way (formats.date_shape), else None."""
+    shape = formats.date_shape(text)
+    if shape is None:
         return None
-    kind = formats.date_kind(fmt)
-    probe_tokens = _TOKEN.findall(formats.render_date(_PROBE, fmt))
-    tokens = _TOKEN.findall(text)
-    if len(tokens) != len(probe_tokens):
-        return None
+    kind, roles = shape
     fields: Dict[str, int] = {}
-    for probe, token in zip(probe_tokens, tokens):
-        field = _PROBE_FIELDS.get(probe.lower())
-        if field is None:
-            if probe.lower()[:3] in _WEEKDAY_BY_PREFIX and kind == "wd":
-                fields["weekday"] = _WEEKDAY_BY_PREFIX.get(token.lower()[:3], -1)
-            continue
-        if field == "month_name":
+    for role, token in zip(roles, formats.DATE_TOKEN.findall(text)):
+        if role == "month_name":
             fields["month"] = _MONTH_BY_PREFIX.get(token.lower()[:3], 0)
-        elif field == "year2":
+        elif role == "weekday":
+            fields["weekday"] = _WEEKDAY_BY_PREFIX.get(token.lower()[:3], -1)
+        elif role == "year2":
             value = int(token)
             fields["year"] = value + (2000 if value <= TWO_DIGIT_YEAR_PIVOT else 1900)
-        else:
-            fields[field] = int(token)
+        elif role in ("month", "day", "year"):
+            fields[role] = int(token)
+    fmt = formats.date_format_of(text)
     if kind == "wd":
         weekday = fields.get("weekday", -1)
-        return ParsedDate(fmt, kind, None, weekday) if weekday >= 0 else None
+        return ParsedDate(fmt, kind, None, weekday, roles) if weekday >= 0 else None
     year = fields.get("year", reference_year)
     month = fields.get("month", 7 if kind == "y" else 0)
     day = fields.get("day", 1 if kind == "y" else 15)
@@ -87,13 +73,15 @@ def parse_date(text: str, reference_year: int = DEFAULT_REFERENCE_YEAR) -> Optio
             date = dt.date(2000, month, day)
         except ValueError:
             return None
-    return ParsedDate(fmt, kind, date)
+    return ParsedDate(fmt, kind, date, None, roles)
 
 
 def shift_date(text: str, days: int, reference_year: int = DEFAULT_REFERENCE_YEAR) -> Optional[str]:
-    """`text` moved by `days` and written in its own format, or None if unreadable.
+    """`text` moved by `days` and written the way it was, or None if unreadable.
 
-    Surrounding whitespace and the letter case of the original are kept.
+    Surrounding whitespace, separators, zero padding, the order of the
+    fields and the letter case of the original are kept; a weekday is
+    recomputed for the new date (formats.render_date_like).
     """
     stripped = text.strip()
     parsed = parse_date(stripped, reference_year)
@@ -110,11 +98,9 @@ def shift_date(text: str, days: int, reference_year: int = DEFAULT_REFERENCE_YEA
             shifted = parsed.date + dt.timedelta(days=days)
         except OverflowError:
             return None
-    rendered = formats.render_date(shifted, parsed.fmt)
-    if stripped.isupper():
-        rendered = rendered.upper()
-    elif stripped.islower():
-        rendered = rendered.lower()
+    rendered = formats.render_date_like(shifted, stripped, parsed.roles)
+    if rendered is None:
+        return None
     start = text.index(stripped[:1]) if stripped else 0
     return text[:start] + rendered + text[start + len(stripped) :]
 

@@ -133,6 +133,121 @@ def date_format_of(text: str) -> Optional[str]:
     return None
 
 
+# --- a date written the way another is -------------------------------------------
+#
+# A surrogate or shifted date keeps the source's writing: zero padding
+# ("03/14/91" -> "02/04/91", "3/14/91" -> "2/4/91"), the order of its fields
+# (day first when the first number cannot be a month, year first when it has
+# four digits), its separators, the case and length of month and weekday
+# names, and a weekday written next to the date (recomputed for the new date).
+# `date_shape` reads which field each token of a mention holds; the new date
+# is written into the same tokens, every other character kept.
+
+DATE_TOKEN = re.compile(r"\d+|[^\W\d_]+")
+# Weekdays as notes abbreviate them; the long short forms for rendering.
+WEEKDAY_SHORT = ("Mon", "Tues", "Wed", "Thurs", "Fri", "Sat", "Sun")
+_WEEKDAY_WORD = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)"
+)
+_WEEKDAY_ALONE = re.compile(rf"{_WEEKDAY_WORD}\.?", re.IGNORECASE)
+_WEEKDAY_FIRST = re.compile(rf"(?P<weekday>{_WEEKDAY_WORD})\.?,?\s+(?P<date>.+)", re.IGNORECASE)
+_WEEKDAY_LAST = re.compile(
+    rf"(?P<date>.+?),?\s+\(?(?P<weekday>{_WEEKDAY_WORD})\.?\)?", re.IGNORECASE
+)
+# Three numbers with one separator: month/day/year, day/month/year, year/month/day.
+_NUMERIC_DATE = re.compile(r"(?P<a>\d{1,4})(?P<sep>[./-])(?P<b>\d{1,2})(?P=sep)(?P<c>\d{1,4})")
+_PROBE_ROLES = {
+    "11": "month", "23": "day", "2019": "year", "19": "year2", "november": "month_name",
+    "nov": "month_name", "saturday": "weekday", "sat": "weekday", "rd": "ordinal",
+}
+DateRoles = Tuple[Optional[str], ...]
+
+
+def date_shape(text: str) -> Optional[Tuple[str, DateRoles]]:
+    """(kind, roles) of a written date, else None: the kind as `date_kind`
+    gives it ("full", "md", "my", "m", "y", "wd"), and per token of the text
+    (`DATE_TOKEN`) the field it holds: "month", "day", "year", "year2",
+    "month_name", "weekday", "ordinal" (the "rd" of "23rd"), or None for a
+    word kept as it is ("of")."""
+    text = text.strip()
+    numeric = _NUMERIC_DATE.fullmatch(text)
+    if numeric is not None:  # before the formats, which read every one as month first
+        roles = _numeric_roles(numeric.group("a"), numeric.group("b"), numeric.group("c"))
+        return None if roles is None else ("full", roles)
+    fmt = date_format_of(text)
+    if fmt is not None:
+        probe = DATE_TOKEN.findall(render_date(_PROBE, fmt))
+        roles = tuple(_PROBE_ROLES.get(token.lower()) for token in probe)
+        return (date_kind(fmt), roles) if len(roles) == len(DATE_TOKEN.findall(text)) else None
+    if _WEEKDAY_ALONE.fullmatch(text):
+        return "wd", ("weekday",)
+    for pattern, weekday_first in ((_WEEKDAY_FIRST, True), (_WEEKDAY_LAST, False)):
+        match = pattern.fullmatch(text)
+        inner = date_shape(match.group("date")) if match else None
+        if inner is not None and inner[0] in ("full", "md") and "weekday" not in inner[1]:
+            roles = ("weekday",) + inner[1] if weekday_first else inner[1] + ("weekday",)
+            return inner[0], roles
+    return None
+
+
+def _numeric_roles(a: str, b: str, c: str) -> Optional[DateRoles]:
+    if len(a) == 4 and len(c) <= 2:
+        return "year", "month", "day"
+    if len(a) <= 2 and len(c) in (2, 4):
+        year = "year" if len(c) == 4 else "year2"
+        if int(a) > 12 and int(b) <= 12:  # the first number cannot be a month
+            return "day", "month", year
+        return "month", "day", year
+    return None
+
+
+def render_date_like(date: dt.date, like: str, roles: DateRoles) -> Optional[str]:
+    """`date` written the way `like` is (its `date_shape` roles): each token
+    that holds a field gets the new value in the same form, every other
+    character of `like` is kept. Days and months are zero-padded when `like`
+    pads them (a leading zero, or two numbers of two digits each)."""
+    tokens = list(DATE_TOKEN.finditer(like))
+    if len(tokens) != len(roles):
+        return None
+    numbers = [m.group() for m, role in zip(tokens, roles) if role in ("month", "day")]
+    pad = any(len(n) == 2 and n.startswith("0") for n in numbers) or (
+        len(numbers) >= 2 and all(len(n) == 2 for n in numbers)
+    )
+    out, position = [], 0
+    for match, role in zip(tokens, roles):
+        out.append(like[position : match.start()])
+        out.append(_field_like(date, role, match.group(), pad))
+        position = match.end()
+    out.append(like[position:])
+    return "".join(out)
+
+
+def _field_like(date: dt.date, role: Optional[str], token: str, pad: bool) -> str:
+    if role in ("month", "day"):
+        value = date.month if role == "month" else date.day
+        return f"{value:02d}" if pad else str(value)
+    if role == "year":
+        return str(date.year)
+    if role == "year2":
+        return f"{date.year % 100:02d}"
+    if role == "month_name":
+        # "May" is a whole name and its own abbreviation: read as a whole name.
+        whole = token.lower() in (month.lower() for month in MONTHS)
+        name = MONTHS[date.month - 1] if whole else MONTH_ABBR[date.month - 1]
+        return match_case(name, token)
+    if role == "weekday":
+        weekday = date.weekday()
+        if token.lower() in (day.lower() for day in WEEKDAYS):
+            name = WEEKDAYS[weekday]
+        else:
+            name = WEEKDAYS[weekday][:3] if len(token) == 3 else WEEKDAY_SHORT[weekday]
+        return match_case(name, token)
+    if role == "ordinal":
+        return match_case(_ordinal(date.day).lstrip("0123456789"), token)
+    return token
+
+
 # --- ages --------------------------------------------------------------------
 _ONES = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen "

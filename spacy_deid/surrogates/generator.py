@@ -363,9 +363,13 @@ class SurrogateGenerator:
         return start + dt.timedelta(days=self.rng.randint(0, span))
 
     def date(self, fmt: Optional[str] = None, around: Optional[dt.date] = None) -> str:
-        around = around or dt.date(self.rng.randint(1995, 2030), 6, 30)
-        value = self.date_between(around - dt.timedelta(days=3650), around)
+        value = self.date_value(around)
         return formats.render_date(value, fmt or self.weighted(formats.HISTORY_DATE_WEIGHTS))
+
+    def date_value(self, around: Optional[dt.date] = None) -> dt.date:
+        """A date in the ten years before `around` (by default a random mid-year)."""
+        around = around or dt.date(self.rng.randint(1995, 2030), 6, 30)
+        return self.date_between(around - dt.timedelta(days=3650), around)
 
     def age(self, low: int = 18, high: int = 90, words: bool = False) -> str:
         value = self.rng.randint(low, high)
@@ -502,13 +506,15 @@ class SurrogateGenerator:
         return formats.match_case(value, like)
 
     def _date_like(self, like: str) -> str:
-        fmt = formats.date_format_of(like)
-        if fmt is None:
+        # Written the way `like` is: padding, order, separators, case (formats.date_shape).
+        shape = formats.date_shape(like)
+        if shape is None:
             holidays = lists.words("holidays.txt")
             if any(h.lower() in like.lower() for h in holidays):
                 return self.choice(holidays)
             return self.reshape(like) if re.search(r"\d", like) else self.date()
-        return formats.match_case(self.date(fmt), like)
+        rendered = formats.render_date_like(self.date_value(), like.strip(), shape[1])
+        return rendered if rendered is not None else self.reshape(like)
 
     def _age_like(self, like: str) -> str:
         value = words_value = formats.words_to_number(like)
