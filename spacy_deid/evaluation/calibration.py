@@ -33,6 +33,7 @@ from ..pipeline.confidence.reliability import (  # noqa: F401
     gold_token_set,
     reliability_table,
     span_target,
+    units,
 )
 from .measures import BINARY_TOKEN, Unit, match_level, total
 
@@ -190,14 +191,18 @@ def calibration_records(notes: Sequence[ScoredNote]) -> List[Tuple[str, float, f
 def decision_records(component, notes: Sequence[ScoredNote]) -> List[Tuple[Dict[str, float], float]]:
     """(features, target) of every soft drop of the notes' Docs: what the keep/drop
     decision (pipeline/confidence/decision.py) is fitted on. `component` is the
-    pipeline's `deid_confidence`; target = share of the span's units that are PHI."""
+    pipeline's `deid_confidence`; target = share of the units restoring the span
+    would add (those of no entity inside it) that are PHI."""
     rows = []
     for note in notes:
-        gold_tokens = gold_token_set(note.doc.text, note.gold)
-        for span, features in component.decision_rows(note.doc):
-            target = span_target(note.doc.text, span.start_char, span.end_char, gold_tokens)
-            if target is not None:
-                rows.append((features, target))
+        text = note.doc.text
+        gold_tokens = gold_token_set(text, note.gold)
+        for span, features, inside in component.decision_rows(note.doc):
+            # A drop that widens entities is right by the words it adds.
+            kept = {u for e in inside for u in units(text, e.start_char, e.end_char)}
+            added = [u for u in units(text, span.start_char, span.end_char) if u not in kept]
+            if added:
+                rows.append((features, sum(1 for u in added if u in gold_tokens) / len(added)))
     return rows
 
 

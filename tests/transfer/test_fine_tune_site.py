@@ -201,6 +201,23 @@ def test_fine_tune_site_learns_at_the_documented_rate():
     assert any("--learn-rate ${vars.site_learn_rate}" in line for line in site_train["script"])
 
 
+@pytest.mark.parametrize(
+    "step,option",
+    [("site-calibrate", "--site '${vars.site_data}'"), ("calibrate", None)],
+)
+def test_only_the_site_workflow_refits_the_decision_on_site_notes(step, option):
+    """fine-tune-site refits the keep/drop decision on the site's corrected notes
+    (so that its corrections can overrule a soft drop rule); the default workflow
+    fits it on generated notes only."""
+    project = srsly.read_yaml(REPO / "project.yml")
+    command = next(c for c in project["commands"] if c["name"] == step)
+    calibrate = [line for line in command["script"] if line.startswith("spacy-deid calibrate")]
+    assert len(calibrate) == 1
+    assert ("--site" in calibrate[0]) is (option is not None)
+    if option:
+        assert option in calibrate[0]
+
+
 @pytest.mark.slow
 def test_fine_tune_site_workflow_end_to_end(tmp_path):
     """A tiny CPU pipeline trained by the project, then the site workflow on a

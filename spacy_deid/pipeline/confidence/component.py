@@ -85,6 +85,8 @@ DROPPED_SOURCE = "dropped"
 # Provenance prefix of a dropped mention the keep/drop decision restored.
 DECISION_SOURCE = "decision"
 DECISION_FILE = "decision.json"
+# The decision's feature of a drop that would widen entities inside it.
+WIDENS_FEATURE = "widens"
 # The reconciler's group of the mentions it removed (`reconciler/component.py`).
 DEFAULT_CALIBRATION_PATH = DATA_DIR / "phi_calibration.json"
 
@@ -117,6 +119,17 @@ def dropped_evidence(doc: Doc) -> List[Tuple[Span, List[str], bool]]:
         fired = [step.split(":", 1)[1] for step in steps if step.startswith("correct:")]
         rows.append((span, fired, bool(fired)))
     return rows
+
+
+def widened_entities(span, entities: Sequence[Any]) -> Optional[List[Any]]:
+    """The entities (anything with start/end) a dropped span overlaps, when restoring
+    it would only widen them: [] (none overlaps), the entities (all inside it, none
+    the same words), or None (it crosses an entity's edge or is one)."""
+    over = [e for e in entities if span.start < e.end and e.start < span.end]
+    for e in over:
+        if e.start < span.start or span.end < e.end or (e.start, e.end) == (span.start, span.end):
+            return None
+    return over
 
 
 def _overlaps_any(span: Span, others: Iterable[ScoredSpan]) -> bool:
@@ -311,22 +324,24 @@ class PhiConfidence(Pipe):
         return spans
 
     def _dropped_spans(self, doc: Doc, entities: List[ScoredSpan], token_probs) -> List[ScoredSpan]:
-        """The reconciler's dropped mentions on words no entity covers, scored.
+        """The reconciler's dropped mentions, scored.
 
-        Hard vetoes, and every drop without a decision: NER mentions are candidates
-        ("ner|merge:under_rule"); a PHI pattern's mention is the pattern's guess
-        judged wrong, no candidate. Soft drops with a decision: scored P(PHI),
-        restored as entities (appended to `entities`) from P >= decision_threshold,
-        most probable first, never over another entity.
+        Hard vetoes, and every drop without a decision: NER mentions on words no
+        entity covers are candidates ("ner|merge:under_rule"); a PHI pattern's
+        mention is the pattern's guess judged wrong, no candidate. Soft drops with
+        a decision: scored P(PHI) and, from P >= decision_threshold, most probable
+        first, restored as entities (appended to `entities`): on words no entity
+        covers, or widening the entities that lie inside them (an NER name merged
+        under a shorter pattern hit: the entities give way, the widest label kept).
         """
         scored: List[ScoredSpan] = []
         soft = []
         for span, fired, hard in dropped_evidence(doc):
-            if _overlaps_any(span, entities):
-                continue
+            inside = widened_entities(span, entities)
             if self.decision is not None and not hard:
-                soft.append((span, fired))
-            elif not from_rule(span.id_):
+                if inside is not None:
+                    soft.append((span, fired, bool(inside)))
+            elif inside == [] and not from_rule(span.id_):
                 scored.append(self._candidate(span, f"{DROPPED_SOURCE}|{span.id_}", token_probs))
         if not soft:
             return scored
@@ -334,10 +349,18 @@ class PhiConfidence(Pipe):
         for span, features in self._decision_features(doc, soft, token_probs):
             decided.append((self.decision.probability(features), span, features["raw"]))
         for p, span, raw in sorted(decided, key=lambda d: (-d[0], d[1].start, d[1].end)):
-            restore = p >= self.decision_threshold and not _overlaps_any(span, entities)
+            inside = widened_entities(span, entities)
+            restore = p >= self.decision_threshold and inside is not None
+            label = span.label_
+            if restore and inside:
+                # The entities inside give way; one entity's label is the reconciler's word.
+                label = inside[0].label if len(inside) == 1 else label
+                for entity in inside:
+                    entity.is_entity = False
+                    entities.remove(entity)
             source = DECISION_SOURCE if restore else DROPPED_SOURCE
             one = ScoredSpan(
-                span.start, span.end, span.label_, f"{source}|{span.id_}",
+                span.start, span.end, label, f"{source}|{span.id_}",
                 round(p, 4), round(min(1.0, max(0.0, raw)), 4), restore,
             )
             scored.append(one)
@@ -346,30 +369,36 @@ class PhiConfidence(Pipe):
         return scored
 
     def _decision_features(
-        self, doc: Doc, soft: Sequence[Tuple[Span, List[str]]], token_probs
+        self, doc: Doc, soft: Sequence[Tuple[Span, List[str], bool]], token_probs
     ) -> List[Tuple[Span, Features]]:
         decision = self.decision or KeepDropDecision({}, 0.0)
         context = DecisionContext(doc, doc.spans.get(self.safety_net_key, []))
         rows = []
-        for span, fired in soft:
+        for span, fired, widens in soft:
             raw = sum(token_probs[span.start : span.end]) / max(1, len(span))
-            rows.append((span, decision.features(context, span, raw, fired)))
+            features = decision.features(context, span, raw, fired)
+            if widens:
+                features[WIDENS_FEATURE] = 1.0
+            rows.append((span, features))
         return rows
 
-    def decision_rows(self, doc: Doc) -> List[Tuple[Span, Features]]:
-        """The decision's inputs on a Doc this pipeline ran on: (span, features) of
-        each soft drop on words no reconciler entity covers (what `spacy-deid
-        calibrate` fits the decision on; the Doc may have been scored with or
-        without a decision)."""
+    def decision_rows(self, doc: Doc) -> List[Tuple[Span, Features, List[Span]]]:
+        """The decision's inputs on a Doc this pipeline ran on: (span, features, the
+        reconciler entities restoring it would widen) of each soft drop that could
+        be restored (what `spacy-deid calibrate` fits the decision on; the Doc may
+        have been scored with or without a decision)."""
         entities = [
             s for s in doc.spans.get(PROVENANCE_KEY, [])
             if not s.id_.startswith((SAFETY_NET_SOURCE, DECISION_SOURCE))
         ]
-        soft = [
-            (span, fired) for span, fired, hard in dropped_evidence(doc)
-            if not hard and not any(span.start < e.end and e.start < span.end for e in entities)
-        ]
-        return self._decision_features(doc, soft, token_probabilities(doc, self.candidates_key))
+        soft, inside_of = [], []
+        for span, fired, hard in dropped_evidence(doc):
+            inside = None if hard else widened_entities(span, entities)
+            if inside is not None:
+                soft.append((span, fired, bool(inside)))
+                inside_of.append(inside)
+        rows = self._decision_features(doc, soft, token_probabilities(doc, self.candidates_key))
+        return [(span, features, inside) for (span, features), inside in zip(rows, inside_of)]
 
     def _candidate(
         self, span: Span, source: str, token_probs, *, is_entity: bool = False

@@ -15,7 +15,9 @@ logistic regression weighs that evidence against the rest:
 - `section:<name>`: the `deid_sections` section the span starts in;
 - `before:<n>` / `after:<n>`: the lower-cased words just around the span,
   hashed into `buckets` buckets (a small bag of context words);
-- `label:<type>`, `length:<1|2|3+>` (tokens).
+- `label:<type>`, `length:<1|2|3+>` (tokens);
+- `widens` (set by the component): restoring the span would widen entities
+  lying inside it (an NER name merged under a shorter pattern hit).
 
 All features but `raw` are 0/1. The weights are plain data (JSON), applied in
 numpy; `fit` (scikit-learn, offline: `spacy-deid calibrate`) learns them from
