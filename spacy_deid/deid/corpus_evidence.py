@@ -52,6 +52,7 @@ from .. import labels
 from ..clinical_lexicon import ENGLISH_OR_CLINICAL_LIST, vocabulary_lists
 from ..data_files import DATA_DIR
 from ..extensions import install_extensions, lexicon_tags
+from ..ml.worker_pool import WorkerDiedError
 from .windows import pipe_bounded
 
 # Span groups the second pass writes, so a reviewer can see what it changed.
@@ -518,8 +519,16 @@ def learn_from_inputs(
     notes = _batch_notes(Path(input_path), text_field, patient_field, nlp.max_length)
     # Batched as the second pass is (memory bounded by words, small workloads
     # spread over the workers).
-    for doc, patient in pipe_bounded(nlp, notes, n_process=n_process, batch_size=batch_size):
-        evidence.add(doc, patient)
+    try:
+        for doc, patient in pipe_bounded(nlp, notes, n_process=n_process, batch_size=batch_size):
+            evidence.add(doc, patient)
+    except WorkerDiedError as err:  # its message names no note: a message, not a traceback
+        from .batch import PipelineError
+
+        raise PipelineError(
+            f"the first pass of --corpus-aware stopped (WorkerDiedError: {err}); nothing "
+            "was released, rerun"
+        ) from None
     return evidence
 
 

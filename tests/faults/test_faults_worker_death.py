@@ -115,7 +115,10 @@ def _wait_for(condition, seconds: float) -> bool:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
-def test_corpus_aware_run_with_a_killed_worker_ends_and_releases_its_locks(tmp_path, rules_model_dir):
+@pytest.mark.parametrize("killed_in", ["first-pass", "second-pass"])
+def test_corpus_aware_run_with_a_killed_worker_ends_and_releases_its_locks(
+    tmp_path, rules_model_dir, killed_in
+):
     source, out, mapping = tmp_path / "in", tmp_path / "out", tmp_path / "map.json"
     source.mkdir()
     for i in range(120):
@@ -127,9 +130,12 @@ def test_corpus_aware_run_with_a_killed_worker_ends_and_releases_its_locks(tmp_p
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)
     try:
-        # The second pass holds the output's lock; kill its worker once it works.
-        second_pass = _wait_for(lambda: (out / LOCK_NAME).exists() and _children(process.pid), 300)
-        assert second_pass, "the second pass did not start in time"
+        # The second pass holds the output's lock; kill a worker once it works.
+        second = killed_in == "second-pass"
+        started = _wait_for(
+            lambda: (out / LOCK_NAME).exists() == second and _children(process.pid), 300
+        )
+        assert started, f"the {killed_in} did not start in time"
         time.sleep(1.0)
         for pid in _children(process.pid):
             os.kill(pid, signal.SIGKILL)
