@@ -14,7 +14,12 @@ from spacy_deid.cli import app
 from spacy_deid.evaluation.calibration import fit_keep_drop
 from spacy_deid.evaluation.measures import mention_tokens
 from spacy_deid.extensions import DROPPED_KEY, PROVENANCE_KEY, set_token_feature_values
-from spacy_deid.pipeline.confidence.component import DECISION_FILE, PhiConfidence, dropped_evidence
+from spacy_deid.pipeline.confidence.component import (
+    DECISION_FILE,
+    DEFAULT_DECISION_THRESHOLD,
+    PhiConfidence,
+    dropped_evidence,
+)
 from spacy_deid.pipeline.confidence.decision import (
     DecisionContext,
     KeepDropDecision,
@@ -325,7 +330,7 @@ def test_a_pipeline_saved_before_the_decision_loads_without_one(tmp_path):
     config = (tmp_path / "p" / "config.cfg").read_text()
     (tmp_path / "p" / "config.cfg").write_text(re.sub(r"decision_threshold = .*\n", "", config))
     loaded = spacy.load(tmp_path / "p").get_pipe("deid_confidence")
-    assert loaded.decision is None and loaded.decision_threshold == 0.5
+    assert loaded.decision is None and loaded.decision_threshold == DEFAULT_DECISION_THRESHOLD
 
 
 def test_saving_without_a_decision_removes_an_old_decision_file(tmp_path):
