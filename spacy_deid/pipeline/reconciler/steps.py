@@ -195,15 +195,36 @@ def after_tagged_word(doc: Doc, mention: Mention, tags: frozenset) -> bool:
     return not (doc[i].is_lower and any(char.isupper() for char in doc[mention.start: mention.end].text))
 
 
+# Tokens looked at on each side of a mention for its line's case: more than a
+# line of a clinical note holds, and a bound on the work per mention in a note
+# that is one long line (a whitespace-free blob was quadratic; issue 61).
+LINE_SCAN_TOKENS = 1000
+
+
 def line_has_lower_case(doc: Doc, mention: Mention) -> bool:
-    """Whether the mention's line holds a word with a lower-case letter."""
+    """Whether the mention's line (up to LINE_SCAN_TOKENS tokens on each side)
+    holds a word with a lower-case letter; the scan stops at the first one."""
+
+    def lower(token) -> bool:
+        return token.is_alpha and not token.is_upper
+
+    if any(lower(token) for token in doc[mention.start : mention.end]):
+        return True
     start = mention.start
-    while start > 0 and "\n" not in doc[start - 1].whitespace_ and not doc[start - 1].is_space:
+    for _ in range(LINE_SCAN_TOKENS):
+        if start <= 0 or "\n" in doc[start - 1].whitespace_ or doc[start - 1].is_space:
+            break
         start -= 1
+        if lower(doc[start]):
+            return True
     end = mention.end
-    while end < len(doc) and "\n" not in doc[end - 1].whitespace_ and not doc[end].is_space:
+    for _ in range(LINE_SCAN_TOKENS):
+        if end >= len(doc) or "\n" in doc[end - 1].whitespace_ or doc[end].is_space:
+            break
+        if lower(doc[end]):
+            return True
         end += 1
-    return any(t.is_alpha and not t.is_upper for t in doc[start:end])
+    return False
 
 
 SENTENCE_ENDS = frozenset(".!?")
