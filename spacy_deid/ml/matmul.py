@@ -157,6 +157,13 @@ def create_numpy_matmul_v3(
     blas_threads: "free" (the cores free when the pipeline is created, at
         least one; spacy_deid.ml.threads.fit_blas_threads), a thread count, or
         0 to leave numpy's BLAS at its own default (a thread per core).
+
+    OpenBLAS rounds by its thread count: on the 15 dev and 10 generated notes
+    one thread and two gave the same entities and spans, and scores that
+    differ in the 6th decimal (24 of 400 items). Where scores must repeat
+    exactly from run to run and machine to machine, set a fixed count (1 is
+    also what each process of `pipe_in_processes` uses, so one process and
+    several then give the same scores).
     """
     blas_thread_count(0 if blas_threads == FREE else blas_threads)  # a bad setting fails at once
     matmul = create_numpy_matmul(enabled)

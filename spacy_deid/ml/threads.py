@@ -13,7 +13,9 @@ cores that are free now: the idle time of the CPUs this process may run on,
 sampled over a tenth of a second from /proc/stat (elsewhere: the CPUs less
 the load average), at least one thread. The configs do it when the pipeline
 is created (`spacy-deid.NumpyMatmul.v3`, `blas_threads = "free"`); a service
-whose machine gets busier later can call it again.
+whose machine gets busier later can call it again. The thread count
+changes the rounding of the products (scores in the 6th decimal, not the
+entities on the notes checked): a fixed count repeats exactly.
 """
 import os
 import time
