@@ -63,6 +63,7 @@ POSITIVES = [
     ("PMH: CVA 04; HTN", "04", labels.DATE),
     # a relative's name after 'significant other'
     ("significant other abernathy at bedside.", "abernathy", labels.PATIENT),
+    ("SIGNIFICANT OTHER ABERNATHY CALLED.", "ABERNATHY", labels.PATIENT),
     # hospitals
     ("Pt seen at QRMC yesterday and sent over.", "QRMC", labels.HOSPITAL),
     ("Was in QRMC ED overnight.", "QRMC", labels.HOSPITAL),
@@ -120,6 +121,7 @@ NEGATIVES = [
     ("VS STABLE.\nSUPPORT FAMILY\n", labels.DOCTOR),
     ("advance tf\nsx prn\n", labels.DOCTOR),
     ("PLAN PER DR.QUENNELL. BP STABLE.", labels.DOCTOR, "BP STABLE"),
+    ("SIGNIFICANT OTHER ABERNATHY CALLED.", labels.PATIENT, "OTHER ABERNATHY"),
 ]
 
 
