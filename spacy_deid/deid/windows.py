@@ -8,7 +8,7 @@ the four encoder layers), about 22 KB per token. A batch of 32 notes of
 37 KB, or one long note, is one such pass (about 5 GB per MB of text). The
 NER's precomputed features and the beam scores (`deid_ner_scores`) hold
 another 2-4 KB per token of a batch each; the rules little (docs/memory.md).
-Three bounds, used by `deidentify` (`pipe_bounded`, `piece_points`):
+Three bounds, used by `deidentify` (`pipe_bounded`, `note_pieces`, `join_pieces`):
 
 1. `bound_tok2vec_memory(nlp, max_tokens)` runs each `Tok2Vec` of `nlp` on
 windows of at most `max_tokens` tokens, whatever the number or length of the
