@@ -175,8 +175,9 @@ RULE_SOFT = (2, 3, labels.PATIENT, "rule:relative|correct:uncased", ["uncased"],
         ([SOFT], {"rule:uncased": 5.0}, 0.5, ["decision|ner|correct:uncased"], []),
         # The weights back the rule: stays dropped, a candidate scored P.
         ([SOFT], {"rule:uncased": -5.0}, 0.5, [], ["dropped|ner|correct:uncased"]),
-        # The threshold is the config's.
+        # The threshold is the config's; 1.0 restores nothing.
         ([SOFT], {"rule:uncased": 2.5}, 0.9, [], ["dropped|ner|correct:uncased"]),
+        ([SOFT], {"rule:uncased": 99.0}, 1.0, [], ["dropped|ner|correct:uncased"]),
         ([SOFT], {"rule:uncased": 2.5}, 0.5, ["decision|ner|correct:uncased"], []),
         # A hard veto is never restored, whatever the weights; its NER mention is a
         # candidate as before.
@@ -398,8 +399,10 @@ def test_calibrate_writes_the_decision(rules_pipeline_with_a_soft_rule, tmp_path
     assert result.exit_code == 0, result.output
     saved = tmp_path / "out" / "deid_confidence" / DECISION_FILE
     assert saved.exists()
-    nlp = spacy.load(tmp_path / "out")
+    # Restoring is on where the threshold is below 1.0 (the default restores nothing).
+    nlp = spacy.load(tmp_path / "out", config={"components": {"deid_confidence": {"decision_threshold": 0.5}}})
     decision = nlp.get_pipe("deid_confidence").decision
+    default = spacy.load(tmp_path / "out")
     assert decision.fitted_on["rows"] > 0 and (decision.fitted_on["site_rows"] > 0) is site_rows
     # The dates the soft rule dropped are PHI in the generated notes: the decision
     # learns to overrule it, and the calibrated pipeline releases them no more.
@@ -407,8 +410,10 @@ def test_calibrate_writes_the_decision(rules_pipeline_with_a_soft_rule, tmp_path
 
     doc = nlp(read_notes(notes)[0].text)
     restored = [s for s in doc.spans[PROVENANCE_KEY] if s.id_.startswith("decision|")]
-    assert restored and all(s.label_ == labels.DATE for s in restored)
+    assert any(s.label_ == labels.DATE and "correct:test_no_dates" in s.id_ for s in restored)
     assert {(s.start, s.end) for s in restored} <= {(e.start, e.end) for e in doc.ents}
+    default_doc = default(read_notes(notes)[0].text)
+    assert not any(s.id_.startswith("decision|") for s in default_doc.spans[PROVENANCE_KEY])
 
 
 def test_calibrate_no_decision(rules_pipeline_with_a_soft_rule, tmp_path):

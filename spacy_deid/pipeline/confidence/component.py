@@ -16,7 +16,7 @@ it computes
 Mentions the reconciler dropped (`doc.spans["phi_dropped"]`) go to the
 keep/drop decision (`decision.py`) when the component has one: a soft drop
 (no hard veto among its `fired_rules`) whose P(PHI) is at least
-`decision_threshold` is restored as an entity at every point (provenance
+`decision_threshold` (below 1.0, the default) is restored as an entity at every point (provenance
 "decision|<the drop's trail>", score P); the others are candidates scored P
 (the `recall` point adds those at `recall_threshold`). Without a decision
 (pipelines calibrated before it) dropped NER mentions are candidates scored by
@@ -85,10 +85,13 @@ DROPPED_SOURCE = "dropped"
 # Provenance prefix of a dropped mention the keep/drop decision restored.
 DECISION_SOURCE = "decision"
 DECISION_FILE = "decision.json"
-# Lowest P(PHI) that restores a soft drop at every point. High: a decision fitted on
-# generated notes scores the drops of real notes, where the rules are mostly right
-# (nursing read/ half: drop rules removed no gold PHI word, 1,118 others).
-DEFAULT_DECISION_THRESHOLD = 0.9
+# Lowest P(PHI) that restores a soft drop at every point; 1.0 restores none. 1.0 by
+# default: a decision fitted on generated notes (`calibrate`) restored, at 0.9, words
+# the rules rightly dropped in real notes (nursing read/ half: binary P 68.5 -> 39.8,
+# sealed/ 74.6 -> 44.6; their drop rules removed no gold PHI word) while it raised
+# recall on generated notes (seed 7: 97.5 -> 98.6). Set it (0.9) where the decision
+# was refitted on the site's own corrected notes (`calibrate --site`, fine-tune-site).
+DEFAULT_DECISION_THRESHOLD = 1.0
 # The decision's feature of a drop that would widen entities inside it.
 WIDENS_FEATURE = "widens"
 # The reconciler's group of the mentions it removed (`reconciler/component.py`).
@@ -223,7 +226,7 @@ class PhiConfidence(Pipe):
     operating_point: "balanced", "recall", or a threshold in 0..1.
     recall_threshold: lowest score of an added span at the recall point.
     decision_threshold: lowest P(PHI) at which the keep/drop decision restores a
-        softly dropped mention as an entity (no effect without a decision).
+        softly dropped mention as an entity (1.0: none; no effect without a decision).
     use_safety_net: add safety-net spans at the recall point (off: candidates only;
         the entity cues' spans stay, being entities).
     entity_cues: safety-net cues ("role" for "safety_net:role") whose spans are
@@ -354,7 +357,7 @@ class PhiConfidence(Pipe):
             decided.append((self.decision.probability(features), span, features["raw"]))
         for p, span, raw in sorted(decided, key=lambda d: (-d[0], d[1].start, d[1].end)):
             inside = widened_entities(span, entities)
-            restore = p >= self.decision_threshold and inside is not None
+            restore = p >= self.decision_threshold < 1.0 and inside is not None
             label = span.label_
             if restore and inside:
                 # The entities inside give way; one entity's label is the reconciler's word.
