@@ -68,6 +68,8 @@ POSITIVES = [
     ("Pt seen at QRMC yesterday and sent over.", "QRMC", labels.HOSPITAL),
     ("Was in QRMC ED overnight.", "QRMC", labels.HOSPITAL),
     ("Arrived from the QRMC ICU on drips.", "QRMC", labels.HOSPITAL),
+    ("taken to qh cath lab this am", "qh", labels.HOSPITAL),
+    ("transferred from qrmc ed intubated.", "qrmc", labels.HOSPITAL),
     ("TRANSFERRED FROM UNIVERSITY OF QUARRYTOWN HOSPITAL.", "UNIVERSITY OF QUARRYTOWN HOSPITAL", labels.HOSPITAL),
     ("TX FROM QUARRYTOWN UNIV HOSP FOR CATH", "QUARRYTOWN UNIV HOSP", labels.HOSPITAL),
     # planted names (issue 61, item 9)
@@ -111,6 +113,9 @@ NEGATIVES = [
     ("Pt now in MICU ICU bed.", labels.HOSPITAL),
     ("Labs sent at 0400 from OSH ED.", labels.HOSPITAL),
     ("seen at HS and at NOON.", labels.HOSPITAL),
+    ("back to the icu, then to cath lab.", labels.HOSPITAL),
+    ("sent from osh ed, now in micu icu bed.", labels.HOSPITAL),
+    ("brought to our ed by ems.", labels.HOSPITAL),
     # no patient name from ordinary sentence openers or the note's subject
     ("this patient is a 70 yo male with copd.", labels.PATIENT),
     ("HTN, CAD is a concern.", labels.PATIENT),
