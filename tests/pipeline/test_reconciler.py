@@ -820,7 +820,7 @@ def test_mixed_case_counts_repeated_words_each_time():
 
 
 def test_lower_forms_match_token_lower():
-    from spacy_deid.pipeline.reconciler.steps import _lower_forms
+    from spacy_deid.pipeline.reconciler.propagation import _lower_forms
 
     doc = spacy.blank("en")("Smith met SMITH and smith; Ärzte ÄRZTE")
     assert _lower_forms(doc) == [t.lower_ for t in doc]

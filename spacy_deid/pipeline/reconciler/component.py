@@ -36,13 +36,13 @@ from .rules import WIDER_NER_ONLY_PATTERNS, YIELDING_PATTERNS, RuleSet, make_rec
 from ..serialize import Part, SavedParts
 from .completion import complete_mentions
 from .merging import merge_mentions, revive_yielded
+from .propagation import propagate_mentions
 from .steps import (
     NER_SOURCE,
     RULE_SOURCE,
     Mention,
     correct_mentions,
     mixed_case,
-    propagate_mentions,
     reconcile_mentions,
     resolve_overlaps,
     token_attributes,
