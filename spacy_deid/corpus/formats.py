@@ -24,12 +24,31 @@ _CORPUS_SUFFIXES = {I2B2_2014: (".xml",), I2B2_2006: (".xml",), JSONL: (".jsonl"
 # The first element of an i2b2 XML file tells the two i2b2 formats apart.
 _ROOT_ELEMENT = re.compile(rb"<(?![?!])([A-Za-z_][\w.-]*)")
 _SNIFF_BYTES = 4096
+# Byte order marks of the wide encodings an XML file may be saved in (UTF-8 needs no decoding
+# to find the root element); the XML parsers read these files themselves.
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+
+
+def _ascii_head(head: bytes) -> bytes:
+    """The first bytes of an XML file as ASCII bytes, decoded first when a byte order mark
+    says it is UTF-16 or UTF-32 (a Windows editor's "Unicode")."""
+    for bom, encoding in _WIDE_BOMS:
+        if head.startswith(bom):
+            usable = len(head) - len(head) % (4 if "32" in encoding else 2)
+            text = head[len(bom):usable].decode(encoding, "replace")
+            return text.encode("ascii", "replace")
+    return head
 
 
 def sniff_xml_format(path: Path) -> str:
     """i2b2-2014 for a <deIdi2b2> root, i2b2-2006 for <ROOT>/<RECORD> files."""
     with path.open("rb") as file_:
-        head = file_.read(_SNIFF_BYTES)
+        head = _ascii_head(file_.read(_SNIFF_BYTES))
     match = _ROOT_ELEMENT.search(head)
     root = match.group(1).decode("ascii", "replace") if match else ""
     if root == "deIdi2b2":

@@ -140,3 +140,34 @@ def test_read_corpus_auto_detects_physionet_folder(tmp_path):
 def test_missing_path_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="does not exist"):
         list(read_corpus(tmp_path / "nowhere"))
+
+
+@pytest.mark.faults
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("fmt", ["i2b2-2014", "i2b2-2006"])
+def test_format_discovery_in_wide_encodings(tmp_path, dev_corpus_dir, encoding, fmt):
+    """A Windows editor's "Unicode" XML (UTF-16 with a byte order mark) is sniffed and read
+    like UTF-8 (`convert` refused it with "root element <>" before)."""
+    if fmt == "i2b2-2014":
+        text = next(dev_corpus_dir.glob("*.xml")).read_text("utf-8")
+    else:
+        text = I2B2_2006.decode("utf-8")
+    wide = encoding.startswith("utf-16")
+    declared = text.replace('encoding="UTF-8"', f'encoding="{encoding.upper()}"') if wide else text
+    data = declared.encode(encoding)
+    if encoding in ("utf-16-le", "utf-16-be"):
+        data = "\ufeff".encode(encoding) + data  # the byte order mark, as editors write it
+    (tmp_path / "note.xml").write_bytes(data)
+    assert sniff_xml_format(tmp_path / "note.xml") == fmt
+    expected = list(read_corpus(tmp_path / "note.xml", fmt)) if not wide else None
+    notes = list(read_corpus(tmp_path))
+    assert notes and all(note.mentions or note.text for note in notes)
+    if expected is not None:
+        assert [n.mentions for n in notes] == [n.mentions for n in expected]
+
+
+@pytest.mark.faults
+def test_format_discovery_still_refuses_other_xml_in_utf16(tmp_path):
+    (tmp_path / "odd.xml").write_bytes('<?xml version="1.0" encoding="UTF-16"?><html/>'.encode("utf-16"))
+    with pytest.raises(CorpusFormatError, match="cannot tell the corpus format"):
+        sniff_xml_format(tmp_path / "odd.xml")
