@@ -29,6 +29,9 @@ The rules it keeps for all of them:
   the file (`MissingPartError`), never filled from the package's data.
 - `read` (optional) reads and checks a part's file (names file and line in its
   errors); without it the file is read as written.
+- `optional` parts (added after pipelines were first saved) are saved only when
+  their value is not None (a file saved there before is removed) and may be
+  missing from a folder or bytes: the part is then simply not read.
 """
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, NamedTuple, Optional, Union
@@ -47,6 +50,7 @@ class Part(NamedTuple):
     file: str
     get: Callable[[], Any]
     read: Optional[Callable[[Path], Any]] = None
+    optional: bool = False
 
 
 class MissingPartError(ValueError):
@@ -67,6 +71,16 @@ def write_part(path: Path, value: Any) -> None:
         srsly.write_jsonl(path, value)
     else:
         srsly.write_json(path, value)
+
+
+def _write_or_remove(path: Path, part: Part) -> None:
+    """Write a part; an optional part without a value is not saved (nor kept from before)."""
+    value = part.get()
+    if value is None and part.optional:
+        if path.exists():
+            path.unlink()
+        return
+    write_part(path, value)
 
 
 def read_part(path: Path) -> Any:
@@ -100,9 +114,11 @@ class SavedParts:
         """Take back the parts read (only those not excluded)."""
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        values = {name: part.get() for name, part in self._kept_parts(exclude).items()}
         serializers = {
-            name: (lambda part=part: srsly.json_dumps(part.get()))
-            for name, part in self._kept_parts(exclude).items()
+            name: (lambda value=value: srsly.json_dumps(value))
+            for name, value in values.items()
+            if value is not None or not self.saved_parts()[name].optional
         }
         return util.to_bytes(serializers, _NONE)
 
@@ -120,7 +136,7 @@ class SavedParts:
         self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
     ) -> None:
         serializers = {
-            part.file: (lambda file_path, part=part: write_part(file_path, part.get()))
+            part.file: (lambda file_path, part=part: _write_or_remove(file_path, part))
             for part in self._kept_parts(exclude).values()
         }
         util.to_disk(util.ensure_path(path), serializers, _NONE)
@@ -131,6 +147,8 @@ class SavedParts:
         def reader(name: str, part: Part) -> Callable[[Path], None]:
             def read(file_path: Path) -> None:
                 if not file_path.exists():
+                    if part.optional:
+                        return
                     raise MissingPartError(self.name, file_path)
                 values[name] = (part.read or read_part)(file_path)
 

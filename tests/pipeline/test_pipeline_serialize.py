@@ -112,3 +112,35 @@ def test_a_trained_pipeline_loads_and_saves_the_same_files(tmp_path):
     again = sorted(p.relative_to(tmp_path / "again") for p in (tmp_path / "again").rglob("*") if p.is_file())
     assert saved == again
     assert [p for p in saved if (TRAINED / p).read_bytes() != (tmp_path / "again" / p).read_bytes()] == []
+
+
+class WithOptional(Toy):
+    """Toy plus an optional part, saved only when it has a value."""
+
+    def __init__(self, extra=None):
+        super().__init__()
+        self.extra = extra
+
+    def saved_parts(self):
+        return {**super().saved_parts(), "extra": Part("extra.json", lambda: self.extra, optional=True)}
+
+    def load_parts(self, values, source):
+        super().load_parts(values, source)
+        self.extra = values.get("extra")
+
+
+@pytest.mark.parametrize("extra,written", [({"w": 1}, True), (None, False)])
+def test_an_optional_part_is_saved_only_with_a_value(tmp_path, extra, written):
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "extra.json").write_text('{"stale": true}')
+    WithOptional(extra).to_disk(tmp_path / "t")
+    assert (tmp_path / "t" / "extra.json").exists() is written
+    assert WithOptional({"other": 2}).from_disk(tmp_path / "t").extra == extra
+    assert WithOptional({"other": 2}).from_bytes(WithOptional(extra).to_bytes()).extra == extra
+
+
+def test_a_required_part_is_still_required_beside_an_optional_one(tmp_path):
+    WithOptional().to_disk(tmp_path / "t")
+    (tmp_path / "t" / "cfg").unlink()
+    with pytest.raises(MissingPartError, match="cfg is missing"):
+        WithOptional().from_disk(tmp_path / "t")

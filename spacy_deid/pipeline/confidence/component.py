@@ -53,7 +53,7 @@ from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
-from spacy.util import ensure_path, from_bytes, from_disk, registry, to_bytes, to_disk
+from spacy.util import registry
 
 from ...data_files import DATA_DIR, warn_no_data
 from ...extensions import DROPPED_KEY, PROVENANCE_KEY, REJECTED_KEY, SCORES_ATTR, install_extensions
@@ -66,6 +66,7 @@ from .reliability import (
     expected_calibration_error,
     reliability_table,
 )
+from ..serialize import Part, SavedParts
 from ..ner_scores import DEFAULT_CANDIDATES_KEY, group_scores, token_probabilities
 from .operating_point import (
     BALANCED,
@@ -221,7 +222,7 @@ def score_confidence(examples: Iterable[Example], **kwargs: Any) -> Dict[str, An
     }
 
 
-class PhiConfidence(Pipe):
+class PhiConfidence(SavedParts, Pipe):
     """Calibrated scores on PHI spans, and `doc.ents` at an operating point.
 
     operating_point: "balanced", "recall", or a threshold in 0..1.
@@ -477,55 +478,25 @@ class PhiConfidence(Pipe):
         self.calibration = CalibrationMap.from_dict(calibration)
         self._set_decision(decision, f"initialize decision of {self.name!r}")
 
-    # Saved as calibration.json (the name pipelines saved before this layout
-    # have too) and decision.json, written only when there is a decision: a
-    # pipeline without the file loads with none (every drop a veto, as before).
-    # `exclude` takes "calibration" and "decision".
-    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        serializers = {
-            "calibration": lambda: srsly.json_dumps(self.calibration.to_dict()),
-            "decision": lambda: srsly.json_dumps(
-                self.decision.to_dict() if self.decision is not None else None
+    # Saved as calibration.json and decision.json (null without a decision); a
+    # pipeline saved before the decision existed has no decision.json and loads
+    # with none (every drop a veto, as before). `exclude` takes "calibration"
+    # and "decision".
+    def saved_parts(self) -> Dict[str, Part]:
+        return {
+            "calibration": Part("calibration.json", self.calibration.to_dict),
+            "decision": Part(
+                DECISION_FILE,
+                lambda: self.decision.to_dict() if self.decision is not None else None,
+                optional=True,
             ),
         }
-        return to_bytes(serializers, exclude)
 
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "PhiConfidence":
-        deserializers = {
-            "calibration": lambda b: self._set_calibration(srsly.json_loads(b)),
-            "decision": lambda b: self._set_decision(
-                srsly.json_loads(b), f"bytes of {self.name!r}"
-            ),
-        }
-        # Bytes written before the decision have no "decision" entry: none is set.
-        self.decision = None
-        from_bytes(bytes_data, deserializers, exclude)
-        return self
-
-    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        serializers = {
-            "calibration.json": lambda p: srsly.write_json(p, self.calibration.to_dict()),
-            DECISION_FILE: self._write_decision,
-        }
-        to_disk(ensure_path(path), serializers, exclude)
-
-    def from_disk(
-        self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
-    ) -> "PhiConfidence":
-        deserializers = {
-            "calibration.json": lambda p: self._set_calibration(self._read_json(p)),
-            DECISION_FILE: lambda p: self._set_decision(
-                srsly.read_json(p) if p.exists() else None, str(p)
-            ),
-        }
-        from_disk(ensure_path(path), deserializers, exclude)
-        return self
-
-    def _write_decision(self, path: Path) -> None:
-        if self.decision is not None:
-            srsly.write_json(path, self.decision.to_dict())
-        elif path.exists():
-            path.unlink()  # a decision saved here before is no longer this component's
+    def load_parts(self, values: Dict[str, Any], source: str) -> None:
+        if "calibration" in values:
+            self._set_calibration(values["calibration"])
+        # Parts written before the decision existed have none: none is set.
+        self._set_decision(values.get("decision"), source)
 
     def _set_calibration(self, data: Optional[Dict[str, Any]]) -> None:
         self.calibration = CalibrationMap.from_dict(data)
@@ -533,10 +504,6 @@ class PhiConfidence(Pipe):
     def _set_decision(self, data: Optional[Dict[str, Any]], source: str) -> None:
         self.decision = None if data is None else KeepDropDecision.from_dict(data, source)
 
-    def _read_json(self, path: Path) -> Any:
-        if not path.exists():
-            raise ValueError(f"{self.name}: {path} is missing")
-        return srsly.read_json(path)
 
 
 # --- adding the components to a trained pipeline ------------------------------------
