@@ -3,7 +3,6 @@
 import numpy
 import pytest
 import spacy
-from spacy.pipeline import Tok2Vec
 
 from spacy_deid.deid.windows import (
     WindowedTok2Vec,

@@ -18,6 +18,7 @@ from spacy_deid.cli import app
 from spacy_deid.corpus import Note, PhiMention, read_i2b2_2014, write_i2b2_2014
 from spacy_deid.deid import DeidMapping, Deidentifier
 from spacy_deid.deid.batch import BatchRunner, OutputInUseError, run_batch
+from processes import children_of
 
 SECRET = "617-555-0143"  # PHI-like, found by the rules: must never reach a message or output
 NOTE = f"Seen on 4/17/2094 by Dr. Lee.\nPhone: {SECRET}\n\nPlan: follow up.\n"
@@ -588,19 +589,6 @@ def test_3_transformer_pipeline_with_two_processes_does_not_hang(tmp_path):
     assert output.strip().endswith("same")
 
 
-def _children(pid: int):
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -629,7 +617,7 @@ def test_3_sigterm_ends_the_workers_and_keeps_finished_files(tmp_path, rules_mod
         workers = []
         while time.time() < deadline and len(workers) < 2:
             time.sleep(0.5)
-            workers = _children(main.pid)
+            workers = children_of(main.pid)
         assert len(workers) >= 2, "no workers started"
         time.sleep(3)
         main.send_signal(signal.SIGTERM)

@@ -8,7 +8,6 @@ No assertion message shows note text.
 import json
 import os
 import stat
-import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import List, Tuple

@@ -21,6 +21,7 @@ from spacy.language import Language
 from spacy_deid.deid.batch import LOCK_NAME
 from spacy_deid.deid.windows import pipe_bounded
 from spacy_deid.ml.worker_pool import WorkerDiedError
+from processes import alarm_after, children_of
 
 pytestmark = pytest.mark.faults
 
@@ -33,16 +34,8 @@ BIG = 4_000_000
 
 @pytest.fixture
 def bounded():
-    def hung(signum, frame):
-        raise TimeoutError("nlp.pipe hung")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(SECONDS)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
-    for child in multiprocessing.active_children():
-        child.kill()
+    with alarm_after(SECONDS):
+        yield
 
 
 def _in_worker() -> bool:
@@ -91,19 +84,6 @@ def test_a_worker_killed_while_sending_raises_instead_of_hanging(
 NOTE = "Seen on 4/17/2094 by Dr. Zebulon Quattlebaum.\nPhone: 617-555-0143\n\nPlan: follow up.\n"
 
 
-def _children(pid: int):
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
 def _wait_for(condition, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -133,11 +113,11 @@ def test_corpus_aware_run_with_a_killed_worker_ends_and_releases_its_locks(
         # The second pass holds the output's lock; kill a worker once it works.
         second = killed_in == "second-pass"
         started = _wait_for(
-            lambda: (out / LOCK_NAME).exists() == second and _children(process.pid), 300
+            lambda: (out / LOCK_NAME).exists() == second and children_of(process.pid), 300
         )
         assert started, f"the {killed_in} did not start in time"
         time.sleep(1.0)
-        for pid in _children(process.pid):
+        for pid in children_of(process.pid):
             os.kill(pid, signal.SIGKILL)
         stdout, stderr = process.communicate(timeout=SECONDS)
     finally:

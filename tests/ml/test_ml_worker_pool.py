@@ -6,7 +6,6 @@ object itself is left as spaCy made it."""
 import itertools
 import multiprocessing
 import os
-import signal
 
 import pytest
 import spacy
@@ -15,6 +14,7 @@ from spacy.tokens import Doc
 
 from spacy_deid.ml import worker_pool
 from spacy_deid.ml.worker_pool import WorkerDiedError, pipe_in_processes
+from processes import alarm_after
 
 # Every test here forks; one that hangs fails after this many seconds.
 SECONDS = 60
@@ -22,16 +22,8 @@ SECONDS = 60
 
 @pytest.fixture(autouse=True)
 def bounded():
-    def hung(signum, frame):
-        raise TimeoutError("nlp.pipe hung")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(SECONDS)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
-    for child in multiprocessing.active_children():
-        child.kill()
+    with alarm_after(SECONDS):
+        yield
 
 
 @Language.component("record_process")

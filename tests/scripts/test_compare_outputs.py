@@ -2,7 +2,6 @@
 span groups, scores, token features) survives a to_disk / spacy.load round trip,
 and the diff finds a change."""
 import json
-from pathlib import Path
 
 import pytest
 import spacy
