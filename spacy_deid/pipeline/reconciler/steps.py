@@ -79,6 +79,32 @@ def resolve_overlaps(mentions: Iterable[Mention], dropped: Optional[List[Mention
 # --- context, attributes, lexicons ---------------------------------------------
 
 
+class TokenMemo:
+    """The texts of token ranges and the lexicon tags of tokens, each computed
+    once: the rules of a step ask them of the same mention again and again
+    (a Span and a Token object made for each ask were most of the correct
+    step's time). Only for one step call: the Doc must not change meanwhile."""
+
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+        self._texts: Dict[Tuple[int, int], str] = {}
+        self._tags: Dict[int, Tuple[str, ...]] = {}
+
+    def text(self, start: int, end: int) -> str:
+        """`doc[start:end].text`."""
+        text = self._texts.get((start, end))
+        if text is None:
+            text = self._texts[(start, end)] = self.doc[start:end].text
+        return text
+
+    def tags(self, i: int) -> Tuple[str, ...]:
+        """`lexicon_tags(doc[i])`."""
+        tags = self._tags.get(i)
+        if tags is None:
+            tags = self._tags[i] = lexicon_tags(self.doc[i])
+        return tags
+
+
 _NO_ATTRIBUTES: FrozenSet[str] = frozenset()
 
 
@@ -164,11 +190,15 @@ def blocked(mention: Mention, rule: Rule, rules: RuleSet, attrs: Sequence[Abstra
     return rule.unless_attributes is not None and in_attribute(mention, rules.lists[rule.unless_attributes], attrs)
 
 
-def has_lexicon_tag(doc: Doc, mention: Mention, tags: frozenset, except_words: frozenset = frozenset()) -> bool:
+def has_lexicon_tag(
+    doc: Doc, mention: Mention, tags: frozenset, except_words: frozenset = frozenset(),
+    memo: Optional[TokenMemo] = None,
+) -> bool:
     """Whether a token of the mention carries one of the `deid_lexicon`
     categories (tokens whose normalised form is in `except_words` do not count)."""
-    return any(tags.intersection(lexicon_tags(token)) for token in doc[mention.start: mention.end]
-               if not except_words or normalize_value(token.text) not in except_words)
+    memo = memo or TokenMemo(doc)
+    return any(tags.intersection(memo.tags(i)) for i in range(mention.start, mention.end)
+               if not except_words or normalize_value(memo.text(i, i + 1)) not in except_words)
 
 
 def is_full_name(doc: Doc, mention: Mention) -> bool:
@@ -269,16 +299,20 @@ def mixed_case(doc: Doc) -> bool:
     return MIXED_CASE_SHARE <= upper / words <= 1 - MIXED_CASE_SHARE
 
 
-def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Sequence[AbstractSet[str]]) -> bool:
+def rule_fires(
+    doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Sequence[AbstractSet[str]],
+    memo: Optional[TokenMemo] = None,
+) -> bool:
     """Whether `rule` applies to `mention` (its label is checked by the caller)."""
+    memo = memo or TokenMemo(doc)
     if blocked(mention, rule, rules, attrs):
         return False
     if rule.sources and not from_sources(mention, rule.sources):
         return False
     except_words = rules.lists[rule.unless_tags_except] if rule.unless_tags_except else frozenset()
-    if rule.unless_tags and has_lexicon_tag(doc, mention, rule.unless_tags, except_words):
+    if rule.unless_tags and has_lexicon_tag(doc, mention, rule.unless_tags, except_words, memo):
         return False
-    if rule.unless_pattern is not None and rule.unless_pattern.search(doc[mention.start: mention.end].text):
+    if rule.unless_pattern is not None and rule.unless_pattern.search(memo.text(mention.start, mention.end)):
         return False
     if rule.unless_full_name and is_full_name(doc, mention):
         return False
@@ -302,7 +336,7 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Se
         return context_fires(doc, mention, rule, rules)
     # The rule's own test first: it is cheaper than looking for cues in the
     # windows, and fails far more often (both must pass, in either order).
-    if not _own_test(doc, mention, rule, rules, attrs):
+    if not _own_test(doc, mention, rule, rules, attrs, memo):
         return False
     if rule.cues or rule.unless:
         cue_d, unless_d = cue_distances(doc, mention, rule, rules)
@@ -313,21 +347,25 @@ def rule_fires(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Se
     return True
 
 
-def _own_test(doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Sequence[AbstractSet[str]]) -> bool:
+def _own_test(
+    doc: Doc, mention: Mention, rule: Rule, rules: RuleSet, attrs: Sequence[AbstractSet[str]],
+    memo: TokenMemo,
+) -> bool:
     """The test of an attribute, shape or lexicon rule on the mention itself (cues aside)."""
     if rule.kind == "attribute":
         return in_attribute(mention, rules.lists[rule.attributes], attrs)
+    text = memo.text(mention.start, mention.end)
     if rule.kind == "shape":
-        found = rule.pattern.search(doc[mention.start: mention.end].text) is not None
+        found = rule.pattern.search(text) is not None
         return found if rule.match == "in" else not found
-    if rule.pattern is not None and not rule.pattern.search(doc[mention.start: mention.end].text):
+    if rule.pattern is not None and not rule.pattern.search(text):
         return False  # a lexicon rule with a pattern: the mention must have that shape too
     if rule.match == "near":
-        return is_near_miss(doc[mention.start: mention.end].text, rules.lists[rule.lexicon])
+        return is_near_miss(text, rules.lists[rule.lexicon])
     if rule.each_token:
         found = words_fit(doc[mention.start: mention.end], rule, rules.lists)
     else:
-        found = normalize_value(doc[mention.start: mention.end].text) in rules.lists[rule.lexicon]
+        found = normalize_value(text) in rules.lists[rule.lexicon]
     return found if rule.match == "in" else not found
 
 
@@ -348,14 +386,20 @@ def correct_mentions(
             cased = mixed_case(doc)
         step_rules = [rule for rule in step_rules
                       if not (rule.cased_only and not cased) and not (rule.uncased_only and cased)]
+    # A mention keeps its label until a rule fires: it is asked only the rules of that label.
+    rules_of: Dict[str, List[Tuple[int, Rule]]] = {}
+    memo = TokenMemo(doc)
     kept = []
     for m in mentions:
         is_dropped = False
-        for index, rule in enumerate(step_rules):
-            if m.label in rule.labels and rule_fires(doc, m, rule, rules, attrs):
+        if m.label not in rules_of:
+            rules_of[m.label] = [(i, rule) for i, rule in enumerate(step_rules) if m.label in rule.labels]
+        for index, rule in rules_of[m.label]:
+            if rule_fires(doc, m, rule, rules, attrs, memo):
                 if rule.relabel is None:
                     m.provenance.append(f"correct:{rule.id}")
-                    m.fired_rules = [rule.id] + _other_drops(doc, m, step_rules[index + 1:], rules, attrs)
+                    m.fired_rules = [rule.id] + _other_drops(
+                        doc, m, step_rules[index + 1:], rules, attrs, memo)
                     is_dropped = True
                 elif rule.relabel != m.label:
                     m.relabel(rule.relabel, "correct", rule.id)
@@ -369,11 +413,12 @@ def correct_mentions(
 
 def _other_drops(
     doc: Doc, mention: Mention, later: Sequence[Rule], rules: RuleSet, attrs: Sequence[AbstractSet[str]],
+    memo: Optional[TokenMemo] = None,
 ) -> List[str]:
     """The later drop rules that fire on a dropped mention too (only dropped
     mentions are asked, a few per note)."""
     return [rule.id for rule in later if rule.relabel is None and mention.label in rule.labels
-            and rule_fires(doc, mention, rule, rules, attrs)]
+            and rule_fires(doc, mention, rule, rules, attrs, memo)]
 
 
 # --- (3) global reconciliation -------------------------------------------------
@@ -401,13 +446,14 @@ def reconcile_mentions(
         if m.label in allowed:
             groups[string_key(doc, m)].append(m)
     step_rules = rules.for_step("reconcile")
+    memo = TokenMemo(doc)
     settled: Set[int] = set()
     for members in groups.values():
         decided = False
         for rule in step_rules:
             if any(blocked(m, rule, rules, attrs) for m in members):
                 continue
-            if any(m.label in rule.labels and rule_fires(doc, m, rule, rules, attrs) for m in members):
+            if any(m.label in rule.labels and rule_fires(doc, m, rule, rules, attrs, memo) for m in members):
                 for m in members:
                     if m.label in rule.labels and m.label != rule.relabel:
                         m.relabel(rule.relabel, "reconcile", rule.id)
