@@ -109,9 +109,12 @@ class InstitutionCues(TokenShapes):
             for h, c, lab in zip(headers, covered, entity_label)
         ]
         found: List[Tuple[int, int, str, str]] = []
+        # A run starts at a capitalised word (`_run_word`'s first test): the
+        # others are passed over without a Token object each.
+        capitalised = self._capitalised_flags(doc)
         i = 0
         while i < len(doc):
-            if blocked[i] or not self._run_word(doc[i], covered[i]):
+            if blocked[i] or not capitalised[i] or not self._run_word(doc[i], covered[i]):
                 i += 1
                 continue
             end = self._capitalised_run(doc, i, covered, blocked)
@@ -165,12 +168,14 @@ class InstitutionCues(TokenShapes):
             named = [t for t in doc[i:end] if t.is_alpha and t.lower_ not in INSTITUTION_JOINERS]
             if len(named) >= 2 or run[0].lower_ in SINGLE_HEADS:
                 return INSTITUTION_HEADS[doc[heads[-1]].lower_], "institution", end
-        kinds = [t._.lexicon or "" for t in run]
         # In capitals, a rare word is no evidence (whole paragraphs are shouted).
-        rare = not run.text.isupper() and any(
-            self._zipf(t) < self.common_zipf and t.lower_ not in self.clinical for t in run
-        )
-        if len(words) >= 2 and rare and any(INSTITUTION in k.split("|") for k in kinds):
+        # (Tested in this order: most runs are one word, and the lexicon is read last.)
+        if (
+            len(words) >= 2
+            and not run.text.isupper()
+            and any(self._zipf(t) < self.common_zipf and t.lower_ not in self.clinical for t in run)
+            and any(INSTITUTION in (t._.lexicon or "").split("|") for t in run)
+        ):
             return labels.HOSPITAL, "institution", end
         inside = [entity_label[k] for k in range(i, end) if entity_label[k] in INSTITUTION_LABELS]
         if inside:

@@ -6,7 +6,7 @@ the name lists know, side by side.
 
 from typing import Dict, List, Optional, Tuple
 
-from spacy.attrs import IS_ALPHA
+from spacy.attrs import IS_ALPHA, LENGTH, SPACY
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Token
 
@@ -183,15 +183,17 @@ class NameCues(TokenShapes):
         ("KMR reports ..."), or any after "initials:"."""
         known = self._initials_of(doc)
         found: List[Tuple[int, int, str, str]] = []
-        for token in doc:
-            letters = token.text.replace(".", "")
+        # The token's text from the Doc's array: a Token object only for capitals.
+        for i, text in enumerate(self._texts(doc)):
+            letters = text.replace(".", "")
             if (
-                covered[token.i]
+                covered[i]
                 or not (2 <= len(letters) <= 3 and letters.isalpha() and letters.isupper())
-                or not all(c.isupper() or c == "." for c in token.text)
+                or not all(c.isupper() or c == "." for c in text)
                 or letters.lower() in CREDENTIALS
             ):
                 continue
+            token = doc[i]
             before = [t.lower_ for t in doc[max(0, token.i - 2) : token.i]]
             if any(b in INITIALS_CUES for b in before):
                 found.append((token.i, token.i + 1, labels.PATIENT, "initials"))
@@ -217,8 +219,19 @@ class NameCues(TokenShapes):
         a lower-case pair, or a pair in an all-capitals stretch. Neither word common
         English, clinical or a stop word (cue `known_pair`)."""
         found: List[Tuple[int, int, str, str]] = []
+        # A pair needs a given name of three letters or more, a space
+        # (`whitespace_ == " "`) and a surname of three letters or more: read
+        # from the Doc's arrays and lexicon tags first, a Token object only then.
+        flags = doc.to_array([IS_ALPHA, LENGTH, SPACY]).tolist() if len(doc) else []
+        tags = [(tag or "").split("|") for tag in token_feature_values(doc, "lexicon")]
+        given = [bool(alpha) and length > 2 and space and FIRST in tag
+                 for (alpha, length, space), tag in zip(flags, tags)]
+        surname = [bool(alpha) and length > 2 and LAST in tag for (alpha, length, _), tag in zip(flags, tags)]
         i = 0
         while i < len(doc) - 1:
+            if not (given[i] and surname[i + 1]):
+                i += 1
+                continue
             first, last = doc[i], doc[i + 1]
             if (
                 not covered[i]

@@ -91,10 +91,9 @@ class OccupationCues(TokenShapes):
         tags = token_feature_values(doc, "lexicon")
         heads = self.job_heads
         near_head = [False] * len(doc)
-        for k, token in enumerate(doc):
-            lower = token.lower_
+        for k, lower in enumerate(self._lowers(doc)):
             # `_is_job_head` needs the word or its singular in the list: test that first.
-            if (lower in heads or lower[:-1] in heads) and self._is_job_head(token):
+            if (lower in heads or lower[:-1] in heads) and self._is_job_head(doc[k]):
                 for j in range(max(0, k - MAX_JOB_MODIFIERS), k + 1):
                     near_head[j] = True
         return [near or JOB in (tag or "").split("|") for near, tag in zip(near_head, tags)]

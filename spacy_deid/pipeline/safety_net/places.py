@@ -25,10 +25,11 @@ class PlaceCues(TokenShapes):
     def _rooms(self, doc: Doc, covered: List[bool]) -> List[Tuple[int, int, str, str]]:
         """A number right after "room", "bed", "ward" ("bed 12-3", "Ward 4C")."""
         found: List[Tuple[int, int, str, str]] = []
-        for token in doc[:-1]:
-            if token.lower_.rstrip(".") not in ROOM_CUES:
+        lowers = self._lowers(doc)  # a Token object only at a cue
+        for k in range(len(doc) - 1):
+            if lowers[k].rstrip(".") not in ROOM_CUES:
                 continue
-            i = token.i + 1
+            i = k + 1
             while i < len(doc) and doc[i].text in ("#", ":", "no", "no."):
                 i += 1
             end = i

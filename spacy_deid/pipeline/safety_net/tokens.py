@@ -5,7 +5,7 @@ line and sentence start, is it shouted or glued to the word before.
 from typing import Dict, List, Optional, Set, Tuple
 
 import numpy
-from spacy.attrs import IS_ALPHA, IS_SPACE, IS_UPPER, LENGTH, ORTH
+from spacy.attrs import IS_ALPHA, IS_SPACE, IS_UPPER, LENGTH, LOWER, ORTH
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Token
 
@@ -35,6 +35,18 @@ class TokenShapes:
         """Every token's text, read from the Doc's array (no Token objects made)."""
         strings = doc.vocab.strings
         return [strings[orth] for orth in doc.to_array(ORTH).tolist()] if len(doc) else []
+
+    @staticmethod
+    def _lowers(doc: Doc) -> List[str]:
+        """Every token's `lower_`, read from the Doc's array (no Token objects made)."""
+        strings = doc.vocab.strings
+        return [strings[lower] for lower in doc.to_array(LOWER).tolist()] if len(doc) else []
+
+    @classmethod
+    def _capitalised_flags(cls, doc: Doc) -> List[bool]:
+        """`_capitalised` of every token, read from the Doc's arrays."""
+        alpha = doc.to_array(IS_ALPHA).tolist() if len(doc) else []
+        return [bool(is_alpha) and text[0].isupper() for is_alpha, text in zip(alpha, cls._texts(doc))]
 
     def _zipf(self, token: Token) -> int:
         return self.common.get(token.lower_, 0)
