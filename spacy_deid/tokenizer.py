@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
+import numpy
 import spacy
 import srsly
 from spacy.attrs import IDX, IS_SPACE, LENGTH, NORM, SPACY
@@ -105,9 +106,7 @@ class DeidTokenizer:
             base = _BaseTokens.of(base_doc)
         else:
             base_doc = None
-            base = _BaseTokens.concat(
-                [(_BaseTokens.of(self.base(text[start:end])), start) for start, end in lines]
-            )
+            base = _BaseTokens.of_parts([(self.base(text[start:end]), start) for start, end in lines])
         protected = self.protected_spans(text)
         cuts = self.cut_points(text, protected)
         pieces = self._pieces(base, cuts, protected, text)
@@ -291,26 +290,22 @@ class _BaseTokens:
 
     @classmethod
     def of(cls, doc: Doc) -> "_BaseTokens":
-        rows = doc.to_array([IDX, LENGTH, SPACY, IS_SPACE, NORM]).tolist() if len(doc) else []
-        return cls(
-            [row[0] for row in rows],
-            [row[0] + row[1] for row in rows],
-            [row[2] for row in rows],
-            [row[3] for row in rows],
-            [row[4] for row in rows],
-        )
+        return cls.of_parts([(doc, 0)])
 
     @classmethod
-    def concat(cls, parts: Sequence[Tuple["_BaseTokens", int]]) -> "_BaseTokens":
-        """The tokens of consecutive parts of a text, each shifted by its offset."""
-        joined = cls([], [], [], [], [])
-        for part, offset in parts:
-            joined.starts.extend(start + offset for start in part.starts)
-            joined.ends.extend(end + offset for end in part.ends)
-            joined.spaces.extend(part.spaces)
-            joined.is_space.extend(part.is_space)
-            joined.norms.extend(part.norms)
-        return joined
+    def of_parts(cls, parts: Sequence[Tuple[Doc, int]]) -> "_BaseTokens":
+        """The tokens of consecutive parts of a text (a Doc each, with its
+        character offset in the text): one array, one conversion to lists."""
+        arrays = []
+        for doc, offset in parts:
+            if len(doc):
+                array = doc.to_array([IDX, LENGTH, SPACY, IS_SPACE, NORM])
+                array[:, 0] += offset
+                arrays.append(array)
+        if not arrays:
+            return cls([], [], [], [], [])
+        starts, lengths, spaces, is_space, norms = numpy.concatenate(arrays).T.tolist()
+        return cls(starts, [start + length for start, length in zip(starts, lengths)], spaces, is_space, norms)
 
     def spans(self) -> List[Tuple[int, int]]:
         return list(zip(self.starts, self.ends))

@@ -405,9 +405,7 @@ def _base_rows(doc):
 def _joined_base_rows(tokenizer, text):
     from spacy_deid.tokenizer import _BaseTokens, _line_offsets
 
-    base = _BaseTokens.concat(
-        [(_BaseTokens.of(tokenizer.base(text[start:end])), start) for start, end in _line_offsets(text)]
-    )
+    base = _BaseTokens.of_parts([(tokenizer.base(text[start:end]), start) for start, end in _line_offsets(text)])
     strings = tokenizer.vocab.strings
     return [
         (start, text[start:end], " " if space else "", strings[norm], bool(is_space))
@@ -494,3 +492,36 @@ def test_shapes_regex_finds_the_same_on_generated_text(text):
     from spacy_deid.tokenizer_rules import SHAPES_RE, shapes_regex
 
     assert _shape_matches(shapes_regex(text), text) == _shape_matches(SHAPES_RE, text)
+
+
+# --- the exceptions scan: its first-character guard changes no match ----------------
+def _exception_matches(text, first_char_guard):
+    from spacy_deid.tokenizer_rules import compile_exceptions, load_tokenizer_exceptions
+
+    pattern = compile_exceptions(load_tokenizer_exceptions(), first_char_guard=first_char_guard)
+    return [match.span() for match in pattern.finditer(text)]
+
+
+@pytest.mark.parametrize(
+    "text,found",
+    [
+        ("Dr. Lee, PhD, saw her", True),
+        ("Na 140 mg/dL today", True),
+        ("seen by McDonald", True),
+        ("SMITH, JOHNMRN: 123", True),
+        ("no exception in this line", False),
+        ("", False),
+    ],
+)
+def test_exceptions_guard_changes_no_match(text, found):
+    assert _exception_matches(text, True) == _exception_matches(text, False)
+    assert bool(_exception_matches(text, True)) is found
+
+
+_EXCEPTION_PIECES = st.sampled_from(["PhD", "mg/dL", "Mc", "Donald", "MRN", "DOB", "JOHN", "s", ":", "#"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ALPHABET | _EXCEPTION_PIECES, max_size=30).map("".join))
+def test_exceptions_guard_changes_no_match_on_generated_text(text):
+    assert _exception_matches(text, True) == _exception_matches(text, False)
