@@ -65,6 +65,7 @@ from spacy_deid.evaluation.report import build_report
 from spacy_deid.evaluation.schemes import get_scheme
 from spacy_deid.evaluation.systems import CorpusAware, run_pipeline
 from spacy_deid.pipeline.confidence.component import load_at_operating_point
+from spacy_deid.pipeline.source_proposals import add_source_proposals, label_precision, trusted_labels
 from spacy_deid.review.page import review_note, uncertainty_order
 from spacy_deid.transfer import SITE_LEARN_RATE, finetune_config, phi_windows
 
@@ -212,6 +213,7 @@ def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) ->
     timing: Dict = {}
     # Repeated as the whole notes would be, so a PHI line weighs as before and
     # PHI-free text less.
+    corrected = notes
     if args.phi_free_share is not None:
         notes = phi_windows(notes, args.phi_free_share, seed=args.seed)
         timing["windows"] = len(notes)
@@ -220,6 +222,15 @@ def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) ->
     train(config_path, output, use_gpu=-1)
     timing.update(train_s=time.time() - started, repeat=repeat)
     model = output / "model-last"
+    if args.source_min_precision is not None:
+        # fine-tune-site's site-source step: the source's proposals of the labels it
+        # gets right in the corrected notes (spacy-deid keep-source)
+        counts = label_precision(spacy.load(source), corrected)
+        labels = trusted_labels(counts, args.source_min_precision)
+        site_nlp = spacy.load(model)
+        add_source_proposals(site_nlp, spacy.load(source), labels)
+        site_nlp.to_disk(model)
+        timing["source_labels"] = labels
     # The keep/drop decision is refitted on the corrected notes too, as fine-tune-site does.
     site_dir = work / f"site-notes-{len(notes)}"
     site_dir.mkdir(exist_ok=True)
@@ -247,6 +258,8 @@ def recipe_name(run: Dict) -> str:
              f"{settings.get('order', 'patient')} order", f"{settings.get('steps')} steps"]
     if settings.get("learn_rate") is not None:
         parts.append(f"learn rate {settings['learn_rate']:g}")
+    if settings.get("source_min_precision") is not None:
+        parts.append(f"source proposals at {settings['source_min_precision']:g}")
     return ", ".join(parts)
 
 
@@ -411,6 +424,10 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--skip-zero", action="store_true",
                         help="do not score the source pipeline (N = 0) in this run")
     parser.add_argument("--recipe", default="", help="a name for this run's recipe")
+    parser.add_argument("--source-min-precision", type=float, default=None,
+                        help="keep the source's proposals of the labels at least this precise "
+                        "in the corrected notes, as fine-tune-site's site-source step does "
+                        "(spacy-deid keep-source; default: not kept)")
     parser.add_argument("--keep", type=Path, help="copy each fine-tuned pipeline here, for "
                         "error analysis: outside the repository, its vocabulary holds words "
                         "of the corpus")
@@ -460,7 +477,8 @@ def main(argv: Optional[List[str]] = None) -> None:
                      "freeze": args.freeze, "phi_line_copies": args.phi_line_copies,
                      "pool": max(args.pool, *args.sizes),
                      "seed": args.seed, "scheme": PHYSIONET.name, "order": args.order,
-                     "phi_free_share": args.phi_free_share, "recipe": args.recipe},
+                     "phi_free_share": args.phi_free_share, "recipe": args.recipe,
+                     "source_min_precision": args.source_min_precision},
         "rows": [],
     }
     with tempfile.TemporaryDirectory(prefix="learning-curve-") as folder:

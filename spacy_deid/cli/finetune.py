@@ -1,10 +1,12 @@
 """`spacy-deid finetune-config`: the training config of the fine-tune transfer strategy;
 `spacy-deid finetune-mix`: a site's corrected notes mixed with generated notes, the
 training data of the `fine-tune-site` workflow (docs/review.md);
+`spacy-deid keep-source`: a fine-tuned pipeline that also takes its source NER's
+proposals of the kinds the site's corrections show it gets right;
 `spacy-deid prune-strings`: a fine-tuned pipeline without the words of the site's notes
 in its string store."""
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 from spacy.util import load_config
@@ -12,13 +14,14 @@ from wasabi import msg
 
 from ..corpus.docbin import notes_to_docbin
 from ..corpus.formats import read_corpus
+from ..pipeline.source_proposals import DEFAULT_MIN_PRECISION
 from ..prune_strings import PruneError, prune_strings
 from ..review.export import ExportError, unpacked
 from ..transfer import check_learn_rate, finetune_config, mixed_notes, phi_windows, site_copies
 from ._app import app
 from ._util import CORPUS_ERRORS, check_pipeline_source, fail_on_corpus_error, load_tokenizer_pipeline
 
-# Whole notes until a measured recipe says otherwise (docs/review.md).
+# Whole notes by default; fine-tune-site passes its own share (site_phi_free_share).
 DEFAULT_PHI_FREE_SHARE = 1.0
 
 
@@ -92,6 +95,56 @@ def finetune_mix_cli(
         f"Wrote {output}: {len(site_notes)} site notes{parts} x {copies} and "
         f"{len(generated_notes)} generated notes"
     )
+
+
+@app.command("keep-source")
+def keep_source_cli(
+    model: Path = typer.Argument(..., help="The fine-tuned pipeline folder (rewritten in place)",
+                                 exists=True, file_okay=False),
+    source: str = typer.Argument(..., help="The pipeline it was fine-tuned from: a folder, or the "
+                                 "name of an installed pipeline package (e.g. en_deid_psych)"),
+    site: Path = typer.Argument(..., help="The site's corrected notes it was fine-tuned on: a "
+                                "review export (.zip) or .jsonl, or a corpus folder/file"),
+    min_precision: float = typer.Option(
+        DEFAULT_MIN_PRECISION, "--min-precision", min=0.0, max=1.0,
+        help="Take a label from the source when at least this share of the words the source "
+        "releases with it in the site's notes are PHI",
+    ),
+    labels: Optional[List[str]] = typer.Option(
+        None, "--label", help="Take these labels instead of choosing them (repeat the option)"),
+) -> None:
+    """Add SOURCE's NER to MODEL: its entities of the labels it gets right in the
+    site's notes are kept where MODEL's own NER finds none (a fine-tuned NER forgets)."""
+    import spacy
+
+    from ..pipeline.source_proposals import add_source_proposals, label_precision, trusted_labels
+
+    check_pipeline_source(source)
+    try:
+        with unpacked(site) as site_path:
+            site_notes = list(read_corpus(site_path))
+    except CORPUS_ERRORS as error:
+        raise fail_on_corpus_error(error)
+    except (ExportError, ValueError) as error:
+        msg.fail(str(error), exits=1)
+    if not site_notes:
+        msg.fail(f"{site}: no notes", exits=1)
+    if labels:
+        chosen = list(dict.fromkeys(labels))
+    else:
+        counts = label_precision(spacy.load(source), site_notes)
+        chosen = trusted_labels(counts, min_precision)
+        for label, (hits, total) in counts.items():
+            mark = "taken" if label in chosen else "left"
+            msg.text(f"{label}: {hits} of {total} words PHI in the site's notes ({mark})")
+    nlp = spacy.load(model)
+    try:
+        add_source_proposals(nlp, spacy.load(source), chosen)
+    except ValueError as error:
+        msg.fail(f"{model}: {error}", exits=1)
+    nlp.to_disk(model)
+    msg.good(f"{model}: the source's proposals of {', '.join(chosen) or 'no label'} are kept "
+             f"({len(site_notes)} site notes)")
 
 
 @app.command("prune-strings")

@@ -2,7 +2,8 @@
 
 - `sections` (`deid_sections`), `lexicon` (`deid_lexicon`), `ontonotes`
   (`deid_ontonotes`, optional) before the NER;
-- `ner_scores` (`deid_ner_scores`) after it;
+- `ner_scores` (`deid_ner_scores`) after it, and in a site's fine-tuned pipeline
+  `source_proposals` (`deid_source_proposals`) between the two;
 - `phi_rules/` (`deid_phi_rules`), `reconciler/` (`deid_reconciler`),
   `safety_net/` (`deid_safety_net`), `confidence/` (`deid_confidence`);
 - `deid_release` lives in `spacy_deid/deid/component.py`.

@@ -70,7 +70,7 @@ def test_setup_cfg_declares_the_components_and_the_reader():
     assert factories == {
         "deid_sections", "deid_lexicon", "deid_ontonotes", "deid_phi_rules", "deid_reconciler",
         "deid_ner_scores", "deid_safety_net", "deid_confidence", "deid_release",
-        "deid_windowed_tok2vec",
+        "deid_windowed_tok2vec", "deid_source_proposals",
     }
 
 

@@ -16,12 +16,13 @@ from spacy_deid.pipeline.serialize import MissingPartError
 from spacy_deid.tokenizer import blank_deid
 from tiny_configs import tiny_config
 
-# component -> (requires, assigns), as declared in its factory; all nine
+# component -> (requires, assigns), as declared in its factory; all of them
 CONTRACTS = {
     "deid_sections": ([], ["doc.spans", "token._.section_name", "token._.attribute_name"]),
     "deid_lexicon": ([], ["token._.lexicon", "token._.word_frequency"]),
     "deid_ontonotes": (["doc.ents"], ["token._.ontonotes", "doc.ents"]),
     "deid_ner_scores": (["doc.ents"], ["doc.spans"]),
+    "deid_source_proposals": (["doc.ents"], ["doc.ents", "doc.spans"]),
     "deid_phi_rules": (["token._.attribute_name"], ["doc.spans", "doc.ents"]),
     "deid_reconciler": (["doc.spans", "doc.ents", "token._.attribute_name"], ["doc.ents", "doc.spans"]),
     "deid_safety_net": (["doc.ents", "token._.lexicon", "token._.attribute_name"], ["doc.spans"]),
@@ -175,6 +176,7 @@ STATE = {
     "deid_lexicon": lambda c: (c._phrases, c._frequencies, c.cfg),
     "deid_ontonotes": lambda c: c.feature_labels,
     "deid_ner_scores": lambda c: (c.ner_name, c.spans_key, c.beam_width, c.scope),
+    "deid_source_proposals": lambda c: (c.ner_name, c.source_labels, c.spans_key),
     "deid_phi_rules": lambda c: c.patterns,
     "deid_reconciler": lambda c: (c.rule_ids, c.ruleset.to_data()),
     "deid_safety_net": lambda c: (sorted(c.clinical), c.common, sorted(c.job_heads)),
