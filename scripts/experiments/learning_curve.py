@@ -34,7 +34,7 @@ when it is right), else uses the corpus's type; word-by-word gold mentions
 ("Holy" + "Cross") are joined, as a reviewer marks one span.
 
     nice -n 10 python scripts/experiments/learning_curve.py /path/to/physionet --sizes 10 25 50 \
-        --output docs/measurements/learning_curve.json --plot docs/learning-curve.png
+        --output site.json --plot learning-curve.png
 """
 import argparse
 import json
@@ -258,6 +258,10 @@ def recipe_name(run: Dict) -> str:
              f"{settings.get('order', 'patient')} order", f"{settings.get('steps')} steps"]
     if settings.get("learn_rate") is not None:
         parts.append(f"learn rate {settings['learn_rate']:g}")
+    if settings.get("augment"):
+        parts.append(f"{settings['augment']} surrogate copies")
+    if settings.get("freeze"):
+        parts.append(f"{', '.join(settings['freeze'])} frozen")
     if settings.get("source_min_precision") is not None:
         parts.append(f"source proposals at {settings['source_min_precision']:g}")
     return ", ".join(parts)
