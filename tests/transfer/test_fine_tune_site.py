@@ -236,6 +236,10 @@ def test_fine_tune_site_workflow_end_to_end(tmp_path):
     config = load_config(project / "training" / "site" / "finetune.cfg", interpolate=False)
     assert config["components"]["ner"] == {"source": str(source)}
     assert (project / "training" / "site" / "model-last" / "deid_confidence").is_dir()
+    # site-source: the source NER rides along, disabled, behind deid_source_proposals
+    site_config = load_config(project / "training" / "site" / "model-last" / "config.cfg")
+    assert site_config["nlp"]["disabled"] == ["source_ner"]
+    assert "deid_source_proposals" in site_config["nlp"]["pipeline"]
     assert (project / "metrics" / "site" / "report.json").exists()
     sdist = project / "packages" / "en_deid_psych_site-0.1.0" / "dist"
     assert (sdist / "en_deid_psych_site-0.1.0.tar.gz").exists()
