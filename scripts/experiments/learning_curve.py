@@ -225,10 +225,10 @@ def fine_tune(source: str, base: Config, notes: List[Note], work: Path, args) ->
     if args.source_min_precision is not None:
         # fine-tune-site's site-source step: the source's proposals of the labels it
         # gets right in the corrected notes (spacy-deid keep-source)
-        counts = label_precision(spacy.load(source), corrected)
-        labels = trusted_labels(counts, args.source_min_precision)
+        source_nlp = spacy.load(source)
+        labels = trusted_labels(label_precision(source_nlp, corrected), args.source_min_precision)
         site_nlp = spacy.load(model)
-        add_source_proposals(site_nlp, spacy.load(source), labels)
+        add_source_proposals(site_nlp, source_nlp, labels)
         site_nlp.to_disk(model)
         timing["source_labels"] = labels
     # The keep/drop decision is refitted on the corrected notes too, as fine-tune-site does.

@@ -25,6 +25,21 @@ from ._util import CORPUS_ERRORS, check_pipeline_source, fail_on_corpus_error, l
 DEFAULT_PHI_FREE_SHARE = 1.0
 
 
+def read_site_notes(site: Path) -> list:
+    """The site's corrected notes (a review export or a corpus); exit 1 naming the
+    file when they cannot be read or there are none."""
+    try:
+        with unpacked(site) as site_path:
+            notes = list(read_corpus(site_path))
+    except CORPUS_ERRORS as error:
+        raise fail_on_corpus_error(error)
+    except (ExportError, ValueError) as error:
+        msg.fail(str(error), exits=1)
+    if not notes:
+        msg.fail(f"{site}: no notes", exits=1)
+    return notes
+
+
 @app.command("finetune-config")
 def finetune_config_cli(
     base_config: Path = typer.Argument(..., help="The config the source pipeline was trained with",
@@ -73,16 +88,13 @@ def finetune_mix_cli(
     if output.suffix != ".spacy":
         msg.fail(f"{output}: the output must end in .spacy", exits=1)
     nlp = load_tokenizer_pipeline(base)
+    site_notes = read_site_notes(site)
     try:
-        with unpacked(site) as site_path:
-            site_notes = list(read_corpus(site_path))
         generated_notes = list(read_corpus(generated))
     except CORPUS_ERRORS as error:
         raise fail_on_corpus_error(error)
-    except (ExportError, ValueError) as error:
+    except ValueError as error:
         msg.fail(str(error), exits=1)
-    if not site_notes:
-        msg.fail(f"{site}: no notes", exits=1)
     # Copies as for the whole notes: a PHI line weighs as it would in its note.
     copies = site_copies(site_notes, generated_notes, repeat)
     windows = phi_windows(site_notes, phi_free_share, seed=seed)
@@ -120,26 +132,19 @@ def keep_source_cli(
     from ..pipeline.source_proposals import add_source_proposals, label_precision, trusted_labels
 
     check_pipeline_source(source)
-    try:
-        with unpacked(site) as site_path:
-            site_notes = list(read_corpus(site_path))
-    except CORPUS_ERRORS as error:
-        raise fail_on_corpus_error(error)
-    except (ExportError, ValueError) as error:
-        msg.fail(str(error), exits=1)
-    if not site_notes:
-        msg.fail(f"{site}: no notes", exits=1)
+    site_notes = read_site_notes(site)
+    source_nlp = spacy.load(source)
     if labels:
         chosen = list(dict.fromkeys(labels))
     else:
-        counts = label_precision(spacy.load(source), site_notes)
+        counts = label_precision(source_nlp, site_notes)
         chosen = trusted_labels(counts, min_precision)
         for label, (hits, total) in counts.items():
             mark = "taken" if label in chosen else "left"
             msg.text(f"{label}: {hits} of {total} words PHI in the site's notes ({mark})")
     nlp = spacy.load(model)
     try:
-        add_source_proposals(nlp, spacy.load(source), chosen)
+        add_source_proposals(nlp, source_nlp, chosen)
     except ValueError as error:
         msg.fail(f"{model}: {error}", exits=1)
     nlp.to_disk(model)

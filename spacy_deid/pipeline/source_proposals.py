@@ -175,7 +175,7 @@ def add_source_proposals(
     """Put `source`'s NER into `nlp` (disabled, as `ner_name`, with its own copy of
     the tok2vec it listens to) and a `deid_source_proposals` for `labels` after
     `nlp`'s `ner`. Replaces what an earlier call added. `source` is changed (its
-    NER's listener is replaced): load it for this call only."""
+    NER's listener is replaced): use it for nothing else afterwards."""
     if "ner" not in nlp.pipe_names or "ner" not in source.pipe_names:
         raise ValueError("both pipelines need a component named 'ner'")
     for name in ("deid_source_proposals", ner_name):
