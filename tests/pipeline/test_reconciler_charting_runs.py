@@ -256,3 +256,27 @@ def towns_nlp():
 ])
 def test_a_towns_va_hospital(towns_nlp, text, hospitals):
     assert [t for t, label in entities(towns_nlp, text) if label == labels.HOSPITAL] == hospitals
+
+
+@pytest.fixture(scope="module")
+def census_nlp():
+    """Place lists that, like the real ones, hold common English words as towns."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("deid_lexicon").initialize(
+        nlp=nlp, lexicons={"LAST": ["Formby"], "CITY": ["Green", "Section", "Note", "Okeby"]},
+        frequencies={})
+    nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
+    return nlp
+
+@pytest.mark.parametrize("text, mention, kept", [
+    # a note typed in one case: a department with no word of its kind
+    ("PLAN: SEE FLOW SHEET SECTION OF CAREVUE.\nCV: STABLE.", "SECTION OF CAREVUE", False),
+    ("SECRETIONS FROM ETT, ORANGE TO GREEN, THICK.", "GREEN", False),
+    ("neuro: alert. see nursing note and carevue.", "nursing note and carevue", False),
+    # a transfer cue before it, a name list knowing a word, or a note in mixed case
+    ("PLAN: TRANSFER TO EASTGATE 4 WHEN BED AVAILABLE.", "EASTGATE 4", True),
+    ("FAMILY CALLED FROM OKEBY OFFICE TODAY.", "OKEBY OFFICE", True),
+    ("Seen in the Kessler Annex today.", "Kessler Annex", True),
+])
+def test_a_department_in_a_one_case_note_names_its_kind(census_nlp, text, mention, kept):
+    assert entities_left(census_nlp, text, mention, labels.DEPARTMENT) == ([mention] if kept else [])
