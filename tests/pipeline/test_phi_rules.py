@@ -284,6 +284,11 @@ INSTITUTION_POSITIVES = [
     ("Served in the US Army 2066-2078.", "US Army", labels.ORGANIZATION),
     ("Joined the Army at 18.", "Army", labels.ORGANIZATION),
     ("Father was in the Marine Corps.", "Marine Corps", labels.ORGANIZATION),
+    # a school, congregation or museum by its own name and its kind
+    ("Her son attends Okeby Ridge Elementary now.", "Okeby Ridge Elementary", labels.ORGANIZATION),
+    ("BA in design, Westmarch Polytechnic.", "Westmarch Polytechnic", labels.ORGANIZATION),
+    ("Family attends New Dawn Fellowship weekly.", "New Dawn Fellowship", labels.ORGANIZATION),
+    ("Volunteers at the Quennell Museum of Art.", "Quennell Museum", labels.ORGANIZATION),
 ]
 INSTITUTION_NEGATIVES = [
     ("Lives in New Mexico now.", labels.COUNTRY),
@@ -294,6 +299,11 @@ INSTITUTION_NEGATIVES = [
     ('His son, Malcolm "Mali", visits.', labels.COUNTRY),
     ("An army of ants in the kitchen.", labels.ORGANIZATION),
     ("Her navy blue coat.", labels.ORGANIZATION),
+    # a generic kind, a court, or a lower-case kind word
+    ("Went to the Police Academy after college.", labels.ORGANIZATION),
+    ("Took her to the Natural History Museum.", labels.ORGANIZATION),
+    ("Hearing at Okeby District Court next week.", labels.ORGANIZATION),
+    ("Attends a small Okeby academy.", labels.ORGANIZATION),
 ]
 
 
