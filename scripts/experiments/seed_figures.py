@@ -62,22 +62,32 @@ def measures(notes, docs, scheme_name: str) -> Dict[str, Dict[str, float]]:
     return result
 
 
-def score_model(model: str, sets: Sequence[Tuple[str, str, str]]) -> Dict[str, Dict]:
+def score_model(model: str, sets: Sequence[Tuple[str, str, str]],
+                decision_thresholds: Sequence[float] = ()) -> Dict[str, Dict]:
+    """Rows "<set> <point>" with the pipeline's own keep/drop threshold, and
+    "<set> <point> decision <t>" with `decision_threshold` t (1.0: every soft
+    drop stays dropped, as the drop rules alone; lower: the decision restores)."""
     nlp = with_package_rules(model)
     confidence = nlp.get_pipe(CONFIDENCE)
+    own_threshold = confidence.decision_threshold
     before = nlp.pipe_names[: nlp.pipe_names.index(CONFIDENCE)]
     rows: Dict[str, Dict] = {}
     for name, path, scheme in sets:
         notes = list(read_corpus(path))
         with nlp.select_pipes(enable=before):
             cached = list(nlp.pipe([note.text for note in notes], batch_size=16))
-        for point in POINTS:
-            confidence.operating_point = point
-            docs = [confidence(doc.copy()) for doc in cached]
-            rows[f"{name} {point}"] = measures(notes, docs, scheme)
-            b = rows[f"{name} {point}"][BINARY_TOKEN]
-            print(f"{model} {name} {point}: binary token P {b['p']:.4f} R {b['r']:.4f} "
-                  f"(fn {b['fn']}, fp {b['fp']})", flush=True)
+        for threshold in [None, *decision_thresholds]:
+            confidence.decision_threshold = own_threshold if threshold is None else threshold
+            suffix = "" if threshold is None else f" decision {threshold:g}"
+            for point in POINTS:
+                confidence.operating_point = point
+                docs = [confidence(doc.copy()) for doc in cached]
+                row = f"{name} {point}{suffix}"
+                rows[row] = measures(notes, docs, scheme)
+                b = rows[row][BINARY_TOKEN]
+                print(f"{model} {row}: binary token P {b['p']:.4f} R {b['r']:.4f} "
+                      f"(fn {b['fn']}, fp {b['fp']})", flush=True)
+        confidence.decision_threshold = own_threshold
     return rows
 
 
@@ -114,8 +124,12 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--set", dest="sets", type=parse_set, action="append", required=True,
                         help="NAME=PATH:SCHEME (repeatable)")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--decision-thresholds", type=float, nargs="*", default=[],
+                        help="also score each set with deid_confidence's decision_threshold at "
+                             "these values (1.0 = the drop rules alone), for the ablation of "
+                             "the keep/drop decision")
     args = parser.parse_args(argv)
-    runs = {model: score_model(model, args.sets) for model in args.models}
+    runs = {model: score_model(model, args.sets, args.decision_thresholds) for model in args.models}
     result = {"models": args.models, "sets": [list(s) for s in args.sets], "runs": runs,
               "summary": summary(runs)}
     print(markdown(result["summary"]))
