@@ -287,6 +287,8 @@ INSTITUTION_POSITIVES = [
     # a school, congregation or museum by its own name and its kind
     ("Her son attends Okeby Ridge Elementary now.", "Okeby Ridge Elementary", labels.ORGANIZATION),
     ("BA in design, Westmarch Polytechnic.", "Westmarch Polytechnic", labels.ORGANIZATION),
+    ("Moved to Okeby Ridge Elementary School in May.", "Okeby Ridge Elementary School",
+     labels.ORGANIZATION),
     ("Family attends New Dawn Fellowship weekly.", "New Dawn Fellowship", labels.ORGANIZATION),
     ("Volunteers at the Quennell Museum of Art.", "Quennell Museum", labels.ORGANIZATION),
 ]
