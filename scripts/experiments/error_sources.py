@@ -30,7 +30,6 @@ from spacy_deid.evaluation.systems import read_notes
 from spacy_deid.pipeline.confidence.reliability import gold_token_set, units
 
 Entity = Tuple[int, int, str, str]  # start, end, label, provenance trail
-Key = Tuple[str, str, str]  # label, source, "one" / "several"
 
 
 def source_of(provenance: str) -> str:

@@ -268,6 +268,7 @@ def census_nlp():
     nlp.add_pipe("deid_reconciler", config={"reconcile": False, "propagate": False}).initialize()
     return nlp
 
+
 @pytest.mark.parametrize("text, mention, kept", [
     # a note typed in one case: a department with no word of its kind
     ("PLAN: SEE FLOW SHEET SECTION OF CAREVUE.\nCV: STABLE.", "SECTION OF CAREVUE", False),
